@@ -1,0 +1,2 @@
+pub mod frontend;
+pub mod poly;

@@ -1,0 +1,85 @@
+//! The few `isl_ast_build_*` entry points that isl-rs 0.3 does not bind.
+//!
+//! isl-rs links ISL statically, so these symbols are present in the final
+//! binary; we only declare them. Every wrapper takes ownership exactly as the
+//! ISL C API documents (`__isl_take` / `__isl_keep`) and turns a null result
+//! into an error carrying ISL's last message.
+
+use isl_rs::{ASTNode, Context, IdList, Set, UnionMap};
+use libc::uintptr_t;
+
+unsafe extern "C" {
+    fn isl_ast_build_from_context(set: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_set_iterators(build: uintptr_t, iterators: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_node_from_schedule_map(build: uintptr_t, schedule: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_free(build: uintptr_t) -> uintptr_t;
+    fn isl_options_set_ast_build_atomic_upper_bound(ctx: uintptr_t, val: i32) -> i32;
+    fn isl_options_set_ast_build_detect_min_max(ctx: uintptr_t, val: i32) -> i32;
+    fn isl_options_set_ast_build_allow_else(ctx: uintptr_t, val: i32) -> i32;
+}
+
+/// Owned `isl_ast_build`, freed on drop.
+pub struct AstBuild {
+    ptr: uintptr_t,
+}
+
+impl AstBuild {
+    /// `isl_ast_build_from_context`: `context` constrains the parameters
+    /// (problem sizes, tile sizes) so that ISL can drop redundant guards.
+    pub fn from_context(context: Set) -> Result<Self, String> {
+        let ctx = context.get_ctx();
+        let mut context = context;
+        context.do_not_free_on_drop();
+        let ptr = unsafe { isl_ast_build_from_context(context.ptr) };
+        check(&ctx, ptr, "isl_ast_build_from_context")?;
+        Ok(Self { ptr })
+    }
+
+    /// Names the generated loop iterators, one id per schedule dimension.
+    pub fn set_iterators(mut self, ctx: &Context, ids: IdList) -> Result<Self, String> {
+        let mut ids = ids;
+        ids.do_not_free_on_drop();
+        let ptr = unsafe { isl_ast_build_set_iterators(self.ptr, ids.ptr) };
+        self.ptr = 0; // consumed by ISL whatever happens
+        check(ctx, ptr, "isl_ast_build_set_iterators")?;
+        Ok(Self { ptr })
+    }
+
+    /// Scans `schedule` (statement instance -> schedule point). The map need
+    /// not be single-valued: ISL emits the instance at every point it maps to.
+    pub fn node_from_schedule_map(&self, ctx: &Context, schedule: UnionMap) -> Result<ASTNode, String> {
+        let mut schedule = schedule;
+        schedule.do_not_free_on_drop();
+        let ptr = unsafe { isl_ast_build_node_from_schedule_map(self.ptr, schedule.ptr) };
+        check(ctx, ptr, "isl_ast_build_node_from_schedule_map")?;
+        Ok(ASTNode { ptr, should_free_on_drop: true })
+    }
+}
+
+impl Drop for AstBuild {
+    fn drop(&mut self) {
+        if self.ptr != 0 {
+            unsafe { isl_ast_build_free(self.ptr) };
+        }
+    }
+}
+
+/// AST-generation options tss relies on: `atomic_upper_bound` keeps one loop
+/// per schedule dimension instead of splitting on `min` upper bounds,
+/// `detect_min_max` prints `min`/`max` instead of nested conditionals.
+pub fn set_ast_options(ctx: &Context) {
+    unsafe {
+        isl_options_set_ast_build_atomic_upper_bound(ctx.ptr, 1);
+        isl_options_set_ast_build_detect_min_max(ctx.ptr, 1);
+        isl_options_set_ast_build_allow_else(ctx.ptr, 1);
+    }
+}
+
+fn check(ctx: &Context, ptr: uintptr_t, what: &str) -> Result<(), String> {
+    if ptr == 0 {
+        let msg = ctx.last_error_msg().to_string();
+        ctx.reset_error();
+        return Err(format!("{what} failed: {msg}"));
+    }
+    Ok(())
+}
