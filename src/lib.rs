@@ -1,2 +1,152 @@
+//! tss: loop tile-size selection and parametric tiling of C loop nests.
+//!
+//! The pipeline, one module per stage, data flowing one way:
+//!
+//! C text --[`frontend`]--> [`frontend::Scop`] --[`poly`]--> dependences and a
+//! tiled schedule --[`codegen`]--> tiled C whose tile sizes stay parameters.
+//!
+//! [`tile_source`] runs the whole pipeline on a file's text; the `tss` binary
+//! is a thin command-line layer over it.
+
+pub mod codegen;
+pub mod error;
 pub mod frontend;
 pub mod poly;
+
+use std::fmt::Write;
+use std::path::Path;
+
+use isl_rs::{Context, Options};
+
+pub use error::Error;
+use frontend::Scop;
+use poly::PolyError;
+use poly::deps::Dependences;
+use poly::model::Model;
+use poly::tile::{Band, TiledSchedule};
+
+/// What `tss tile` should produce.
+#[derive(Clone, Debug)]
+pub struct TileOptions {
+    /// Default tile size per band dimension (`--tile 32` or `--tile 16,64,8`).
+    pub sizes: Vec<usize>,
+    /// Annotate the outermost parallel loop with OpenMP.
+    pub parallel: bool,
+}
+
+impl Default for TileOptions {
+    fn default() -> Self {
+        Self { sizes: vec![32], parallel: false }
+    }
+}
+
+/// The analysis of one SCoP, for `--explain` and for later stages.
+pub struct ScopReport {
+    pub line: usize,
+    pub statements: Vec<String>,
+    pub dependences: [(String, String); 3],
+    pub schedule: String,
+    pub bands: Vec<Band>,
+    pub tile_dims: usize,
+}
+
+/// Tiles every SCoP of `src` (the text of `file`) and returns the new file
+/// text, with everything outside the SCoPs copied through untouched.
+pub fn tile_source(file: &Path, src: &str, opts: &TileOptions) -> Result<(String, Vec<ScopReport>), Error> {
+    let scops = frontend::parse_file(src)
+        .map_err(|e| Error::Source { file: file.into(), line: e.line, col: e.col, msg: e.msg })?;
+    let mut out = String::with_capacity(src.len() * 2);
+    let mut reports = Vec::new();
+    let mut last = 0;
+    for scop in &scops {
+        let (code, report) = tile_scop(scop, opts)
+            .map_err(|e| Error::Poly { file: file.into(), line: scop.region.line, msg: e.0 })?;
+        out.push_str(&src[last..scop.region.start]);
+        out.push_str(&code);
+        last = scop.region.end;
+        reports.push(report);
+    }
+    out.push_str(&src[last..]);
+    Ok((out, reports))
+}
+
+/// Runs model, dependences, scheduling, tiling and code generation on one SCoP.
+pub fn tile_scop(scop: &Scop, opts: &TileOptions) -> Result<(String, ScopReport), PolyError> {
+    // The context must outlive every ISL object below: declared first, dropped last.
+    let ctx = Context::alloc();
+    Options::set_on_error(&ctx, 1)?; // ISL_ON_ERROR_CONTINUE: errors come back as values
+    let model = Model::build(&ctx, scop)?;
+    let deps = Dependences::compute(&model)?;
+    let schedule = poly::schedule::compute(&ctx, &model, &deps)?;
+    let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule)?;
+    let cg = codegen::CodegenOptions { tile_sizes: opts.sizes.clone(), parallel: opts.parallel };
+    let code = codegen::generate(&ctx, scop, &tiled, &cg)?;
+    let report = ScopReport {
+        line: scop.region.line,
+        statements: scop
+            .statements
+            .iter()
+            .map(|s| {
+                let acc: Vec<String> = s
+                    .accesses
+                    .iter()
+                    .map(|a| {
+                        let subs: Vec<String> = a.subscripts.iter().map(|e| format!("[{}]", e.isl())).collect();
+                        format!("{}{}{}", if a.write { "W " } else { "R " }, a.array, subs.concat())
+                    })
+                    .collect();
+                format!("{} (line {}): {}\n      domain {}\n      accesses {}", s.name, s.line, s.text, scop.domain_isl(s), acc.join(", "))
+            })
+            .collect(),
+        dependences: [
+            ("RAW".into(), deps.raw.to_str()?.to_string()),
+            ("WAR".into(), deps.war.to_str()?.to_string()),
+            ("WAW".into(), deps.waw.to_str()?.to_string()),
+        ],
+        schedule: schedule.get_map()?.to_str()?.to_string(),
+        bands: tiled.bands.clone(),
+        tile_dims: tiled.tile_dims,
+    };
+    Ok((code, report))
+}
+
+/// Human-readable `--explain` text for the reports of one file.
+pub fn explain(reports: &[ScopReport], opts: &TileOptions) -> String {
+    let mut s = String::new();
+    for r in reports {
+        let _ = writeln!(s, "SCoP at line {}", r.line);
+        let _ = writeln!(s, "  statements:");
+        for st in &r.statements {
+            let _ = writeln!(s, "    {st}");
+        }
+        let _ = writeln!(s, "  dependences:");
+        for (kind, d) in &r.dependences {
+            let _ = writeln!(s, "    {kind}: {d}");
+        }
+        let _ = writeln!(s, "  schedule (ISL scheduler): {}", r.schedule);
+        let _ = writeln!(s, "  bands (outermost first):");
+        for (k, b) in r.bands.iter().enumerate() {
+            let coinc: Vec<&str> = b.coincident.iter().map(|&c| if c { "parallel" } else { "sequential" }).collect();
+            let _ = writeln!(s, "    band {k}: statements {} , permutable: {}", b.statements.join(" "), b.permutable);
+            for (m, member) in b.members.iter().enumerate() {
+                let _ = writeln!(s, "      {} = {member}  ({})", b.names[m], coinc[m]);
+            }
+            if b.tiled {
+                let sizes: Vec<String> = (0..b.members.len())
+                    .map(|m| format!("{}={}", poly::tile::tile_param(m), opts.sizes.get(m).or(opts.sizes.last()).unwrap_or(&32)))
+                    .collect();
+                let order: Vec<&str> = b.point_order.iter().map(|&m| b.names[m].as_str()).collect();
+                let _ = writeln!(s, "      tiled: {}; intra-tile order {}", sizes.join(" "), order.join(","));
+            } else {
+                let _ = writeln!(s, "      not tiled ({})", if !b.permutable { "not permutable" } else if b.members.len() < 2 { "single member" } else { "inside a tiled band" });
+            }
+            match b.parallel_member {
+                Some(m) => {
+                    let _ = writeln!(s, "      OpenMP (--parallel) on the {} loop of {}", if b.tiled { "tile" } else { "" }, b.names[m]);
+                }
+                None => {}
+            }
+        }
+    }
+    s
+}

@@ -5,7 +5,7 @@
 //! ISL C API documents (`__isl_take` / `__isl_keep`) and turns a null result
 //! into an error carrying ISL's last message.
 
-use isl_rs::{ASTNode, Context, IdList, Set, UnionMap};
+use isl_rs::{ASTNode, ASTNodeType, Context, IdList, Set, UnionMap};
 use libc::uintptr_t;
 
 unsafe extern "C" {
@@ -16,6 +16,21 @@ unsafe extern "C" {
     fn isl_options_set_ast_build_atomic_upper_bound(ctx: uintptr_t, val: i32) -> i32;
     fn isl_options_set_ast_build_detect_min_max(ctx: uintptr_t, val: i32) -> i32;
     fn isl_options_set_ast_build_allow_else(ctx: uintptr_t, val: i32) -> i32;
+    fn isl_ast_node_get_type(node: uintptr_t) -> i32;
+}
+
+/// Type of an AST node. isl-rs 0.3.1 maps `isl_ast_node_type` off by one
+/// (ISL numbers `for` from 1, isl-rs from 0, and panics on `user`), so the
+/// value is read here and mapped by ISL's own numbering.
+pub fn ast_node_type(node: &ASTNode) -> ASTNodeType {
+    match unsafe { isl_ast_node_get_type(node.ptr) } {
+        1 => ASTNodeType::For,
+        2 => ASTNodeType::If,
+        3 => ASTNodeType::Block,
+        4 => ASTNodeType::Mark,
+        5 => ASTNodeType::User,
+        _ => ASTNodeType::Error,
+    }
 }
 
 /// Owned `isl_ast_build`, freed on drop.

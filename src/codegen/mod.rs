@@ -1,0 +1,257 @@
+//! Code generation: tiled schedule -> C text.
+//!
+//! ISL's AST builder scans the relaxed tiled schedule (see
+//! [`crate::poly::tile`]); this module prints the AST as C itself rather than
+//! through ISL's printer, because tile loops must be rewritten to start at a
+//! multiple of their tile size and step by it, and because pragmas and the
+//! statements' original text are placed here.
+
+mod expr;
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use isl_rs::{ASTNode, ASTNodeType, Context, IdList, Id, Set};
+
+use crate::frontend::Scop;
+use crate::poly::PolyError;
+use crate::poly::ffi::{self, AstBuild};
+use crate::poly::tile::{Dim, DimKind, TiledSchedule, tile_param};
+use expr::ExprPrinter;
+
+/// How the generated code is decorated.
+#[derive(Clone, Debug)]
+pub struct CodegenOptions {
+    /// Default tile sizes written into the `#ifndef TSS_Tk` blocks; the last
+    /// one repeats for deeper bands.
+    pub tile_sizes: Vec<usize>,
+    /// Emit `#pragma omp parallel for` on the outermost parallel loops.
+    pub parallel: bool,
+}
+
+/// Internal ISL name of schedule dimension `p` (unique, mapped back to the
+/// C name of [`Dim`] when printing).
+fn dim_id(p: usize) -> String {
+    format!("tss_d{p}")
+}
+
+/// Builds ISL's AST for `tiled` and prints the replacement of the SCoP region.
+pub fn generate(ctx: &Context, scop: &Scop, tiled: &TiledSchedule, opts: &CodegenOptions) -> Result<String, PolyError> {
+    ffi::set_ast_options(ctx);
+    let mut params: Vec<String> = scop.params.clone();
+    params.extend((0..tiled.tile_dims).map(tile_param));
+    let cons: Vec<String> = (0..tiled.tile_dims).map(|k| format!("{} >= 1", tile_param(k))).collect();
+    let context = if cons.is_empty() {
+        format!("[{}] -> {{ : }}", params.join(", "))
+    } else {
+        format!("[{}] -> {{ : {} }}", params.join(", "), cons.join(" and "))
+    };
+    let mut ids = IdList::alloc(ctx, tiled.dims.len() as i32)?;
+    for p in 0..tiled.dims.len() {
+        ids = ids.add(Id::read_from_str(ctx, &dim_id(p))?)?;
+    }
+    let build = AstBuild::from_context(Set::read_from_str(ctx, &context)?)?.set_iterators(ctx, ids)?;
+    let ast = build.node_from_schedule_map(ctx, tiled.map.copy()?)?;
+
+    let mut p = Printer { scop, dims: &tiled.dims, opts, out: String::new(), base: scop.region.indent.clone() };
+    p.preamble(tiled);
+    let mut vars = BTreeSet::new();
+    p.loop_vars(&ast, &mut vars)?;
+    let _ = writeln!(p.out, "{}{{", p.base);
+    if !vars.is_empty() {
+        let _ = writeln!(p.out, "{}  int {};", p.base, vars.into_iter().collect::<Vec<_>>().join(", "));
+    }
+    p.node(&ast, 1)?;
+    let _ = writeln!(p.out, "{}}}", p.base);
+    Ok(p.out)
+}
+
+struct Printer<'a> {
+    scop: &'a Scop,
+    dims: &'a [Dim],
+    opts: &'a CodegenOptions,
+    out: String,
+    base: String,
+}
+
+impl Printer<'_> {
+    fn preamble(&mut self, tiled: &TiledSchedule) {
+        let tiled_bands: Vec<String> = tiled
+            .bands
+            .iter()
+            .filter(|b| b.tiled)
+            .map(|b| {
+                let order: Vec<&str> = b.point_order.iter().map(|&k| b.names[k].as_str()).collect();
+                format!("[{}] tiled, intra-tile order {}", b.names.join(","), order.join(","))
+            })
+            .collect();
+        let what = if tiled_bands.is_empty() { "no tileable band".to_string() } else { tiled_bands.join("; ") };
+        let _ = writeln!(self.out, "{}/* tss: {what}. Tile sizes: -DTSS_T1=.. -DTSS_T2=.. */", self.base);
+        for k in 0..tiled.tile_dims {
+            let size = self.opts.tile_sizes.get(k).or(self.opts.tile_sizes.last()).copied().unwrap_or(32);
+            let t = tile_param(k);
+            let _ = writeln!(self.out, "#ifndef {t}\n#define {t} {size}\n#endif");
+        }
+        self.out.push_str(concat!(
+            "#ifndef tss_floord\n",
+            "#define tss_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))\n",
+            "#define tss_ceild(n, d) (((n) < 0) ? -((-(n)) / (d)) : ((n) + (d) - 1) / (d))\n",
+            "#define tss_min(x, y) ((x) < (y) ? (x) : (y))\n",
+            "#define tss_max(x, y) ((x) > (y) ? (x) : (y))\n",
+            "#endif\n"
+        ));
+    }
+
+    fn expr(&self) -> ExprPrinter<'_> {
+        ExprPrinter { dims: self.dims }
+    }
+
+    fn dim_of(&self, iterator: &str) -> Result<&Dim, PolyError> {
+        iterator
+            .strip_prefix("tss_d")
+            .and_then(|p| p.parse::<usize>().ok())
+            .and_then(|p| self.dims.get(p))
+            .ok_or_else(|| PolyError(format!("unknown loop iterator {iterator} in the generated AST")))
+    }
+
+    /// C names of every loop iterator in `node`.
+    fn loop_vars(&self, node: &ASTNode, out: &mut BTreeSet<String>) -> Result<(), PolyError> {
+        match ffi::ast_node_type(node) {
+            ASTNodeType::For => {
+                let it = node.for_get_iterator()?.get_id()?.get_name()?.to_string();
+                out.insert(self.dim_of(&it)?.name.clone());
+                self.loop_vars(&node.for_get_body()?, out)
+            }
+            ASTNodeType::If => {
+                self.loop_vars(&node.if_get_then_node()?, out)?;
+                if node.if_has_else_node()? {
+                    self.loop_vars(&node.if_get_else_node()?, out)?;
+                }
+                Ok(())
+            }
+            ASTNodeType::Block => {
+                let list = node.block_get_children()?;
+                for k in 0..list.n_ast_node()? {
+                    self.loop_vars(&list.get_at(k)?, out)?;
+                }
+                Ok(())
+            }
+            ASTNodeType::Mark => self.loop_vars(&node.mark_get_node()?, out),
+            _ => Ok(()),
+        }
+    }
+
+    fn line(&mut self, depth: usize, text: &str) {
+        let _ = writeln!(self.out, "{}{}{text}", self.base, "  ".repeat(depth));
+    }
+
+    fn node(&mut self, node: &ASTNode, depth: usize) -> Result<(), PolyError> {
+        match ffi::ast_node_type(node) {
+            ASTNodeType::For => self.for_loop(node, depth),
+            ASTNodeType::If => {
+                let cond = self.expr().print(&node.if_get_cond()?)?;
+                self.line(depth, &format!("if ({cond}) {{"));
+                self.node(&node.if_get_then_node()?, depth + 1)?;
+                if node.if_has_else_node()? {
+                    self.line(depth, "} else {");
+                    self.node(&node.if_get_else_node()?, depth + 1)?;
+                }
+                self.line(depth, "}");
+                Ok(())
+            }
+            ASTNodeType::Block => {
+                let list = node.block_get_children()?;
+                for k in 0..list.n_ast_node()? {
+                    self.node(&list.get_at(k)?, depth)?;
+                }
+                Ok(())
+            }
+            ASTNodeType::Mark => self.node(&node.mark_get_node()?, depth),
+            ASTNodeType::User => self.user(node, depth),
+            ASTNodeType::Error => Err(PolyError("ISL returned an invalid AST node".into())),
+        }
+    }
+
+    fn for_loop(&mut self, node: &ASTNode, depth: usize) -> Result<(), PolyError> {
+        let it = node.for_get_iterator()?.get_id()?.get_name()?.to_string();
+        let dim = self.dim_of(&it)?.clone();
+        let e = self.expr();
+        let init = e.print(&node.for_get_init()?)?;
+        let degenerate = node.for_is_degenerate()?;
+        let body = node.for_get_body()?;
+        let v = &dim.name;
+        let header = if let DimKind::Tile { member } = dim.kind {
+            // Tile origins: first multiple of T at or above ISL's bound, step T.
+            let t = tile_param(member);
+            let cond = if degenerate { format!("{v} <= {init}") } else { e.print(&node.for_get_cond()?)? };
+            // ISL's bound for a member starting at 0 is `-T + 1`, whose rounding is 0.
+            let start = if init == "0" || init == format!("-{t} + 1") { "0".to_string() } else { format!("{t} * tss_ceild({init}, {t})") };
+            format!("for ({v} = {start}; {cond}; {v} += {t})")
+        } else if degenerate {
+            self.line(depth, &format!("{v} = {init};"));
+            self.line(depth, "{");
+            self.node(&body, depth + 1)?;
+            self.line(depth, "}");
+            return Ok(());
+        } else {
+            let cond = e.print(&node.for_get_cond()?)?;
+            let inc = e.print(&node.for_get_inc()?)?;
+            let step = if inc == "1" { format!("{v}++") } else { format!("{v} += {inc}") };
+            format!("for ({v} = {init}; {cond}; {step})")
+        };
+        if dim.parallel && self.opts.parallel {
+            let mut inner = BTreeSet::new();
+            self.loop_vars(&body, &mut inner)?;
+            inner.remove(v);
+            let private = if inner.is_empty() {
+                String::new()
+            } else {
+                format!(" private({})", inner.into_iter().collect::<Vec<_>>().join(", "))
+            };
+            let _ = writeln!(self.out, "#pragma omp parallel for{private}");
+        }
+        if dim.ivdep && !self.has_loop(&body)? {
+            let _ = writeln!(self.out, "#pragma GCC ivdep");
+        }
+        self.line(depth, &format!("{header} {{"));
+        self.node(&body, depth + 1)?;
+        self.line(depth, "}");
+        Ok(())
+    }
+
+    fn has_loop(&self, node: &ASTNode) -> Result<bool, PolyError> {
+        let mut vars = BTreeSet::new();
+        self.loop_vars(node, &mut vars)?;
+        Ok(!vars.is_empty())
+    }
+
+    /// A statement instance: the original text with iterators substituted.
+    fn user(&mut self, node: &ASTNode, depth: usize) -> Result<(), PolyError> {
+        let call = node.user_get_expr()?;
+        let name = call.get_op_arg(0)?.get_id()?.get_name()?.to_string();
+        let stmt = self
+            .scop
+            .statements
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| PolyError(format!("unknown statement {name} in the generated AST")))?;
+        let mut args = Vec::new();
+        for k in 0..stmt.iterators.len() {
+            let a = self.expr().print(&call.get_op_arg(k as i32 + 1)?)?;
+            let simple = a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            args.push(if simple { a } else { format!("({a})") });
+        }
+        let mut text = String::new();
+        let mut last = 0;
+        for &(a, b, idx) in &stmt.iter_uses {
+            text.push_str(&stmt.text[last..a]);
+            text.push_str(&args[idx]);
+            last = b;
+        }
+        text.push_str(&stmt.text[last..]);
+        // Re-indent continuation lines of multi-line statements.
+        let text = text.replace('\n', &format!("\n{}{}", self.base, "  ".repeat(depth + 1)));
+        self.line(depth, &text);
+        Ok(())
+    }
+}

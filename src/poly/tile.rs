@@ -1,0 +1,317 @@
+//! Parametric rectangular tiling of the permutable bands of a schedule.
+//!
+//! ISL schedules are affine, so `T * t` with a symbolic tile size `T` cannot
+//! be written directly. tss uses the construction of Renganarayanan et al.,
+//! "Parameterized tiled loops for free" (PLDI 2007): each tile loop scans the
+//! *tile origin* `o` of a band member `s`, constrained only by the affine
+//! relation `o <= s <= o + T - 1` (the "outset" of the domain), and code
+//! generation then starts each tile loop at the first multiple of `T` not
+//! below ISL's lower bound and steps it by `T`. Under that stride every point
+//! lies in exactly one tile; because ISL generated the loops for every value
+//! of `o`, its bounds and guards stay valid for the multiples we visit.
+//!
+//! The schedule tree is flattened into one union map whose dimensions each
+//! have a single role ([`Dim`]): sequence positions, tile origins, point
+//! loops and untiled loops. Siblings of a sequence get disjoint dimension
+//! ranges, so a dimension's role, name and pragmas never depend on which
+//! statement is executing.
+
+use std::collections::BTreeSet;
+
+use isl_rs::{Context, DimType, Schedule, ScheduleNode, ScheduleNodeType, UnionMap, UnionSet};
+
+use super::PolyError;
+use super::locality::{Stride, classify, direction};
+use crate::frontend::Scop;
+
+/// Role of one dimension of the flattened schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DimKind {
+    /// Position among the children of a sequence: never a loop.
+    Seq,
+    /// Tile-origin loop of band member `member`, stepping by `TSS_T{member+1}`.
+    Tile { member: usize },
+    /// Loop inside a tile.
+    Point,
+    /// A loop of a band that is not tiled.
+    Loop,
+}
+
+#[derive(Clone, Debug)]
+pub struct Dim {
+    pub kind: DimKind,
+    /// C name of the loop iterator.
+    pub name: String,
+    /// Outermost parallel loop of its path: gets `omp parallel for`.
+    pub parallel: bool,
+    /// Innermost point loop carrying no dependence: gets `GCC ivdep`.
+    pub ivdep: bool,
+}
+
+/// A band of the schedule, as reported by `tss tile --explain`.
+#[derive(Clone, Debug)]
+pub struct Band {
+    pub statements: Vec<String>,
+    /// The band members as ISL prints them.
+    pub members: Vec<String>,
+    pub permutable: bool,
+    pub coincident: Vec<bool>,
+    pub tiled: bool,
+    /// Intra-tile loop order, outermost first, as member indices.
+    pub point_order: Vec<usize>,
+    /// Member whose loop carries `omp parallel for`, if any.
+    pub parallel_member: Option<usize>,
+    /// Loop names of the members (the point-loop names when tiled).
+    pub names: Vec<String>,
+}
+
+pub struct TiledSchedule {
+    /// Statement instance -> schedule point; a relation, not a function (see module doc).
+    pub map: UnionMap,
+    pub dims: Vec<Dim>,
+    pub bands: Vec<Band>,
+    /// Number of tile-size parameters used (`TSS_T1..TSS_Tn`).
+    pub tile_dims: usize,
+}
+
+/// Name of the tile-size parameter of band member `k` (0-based).
+pub fn tile_param(k: usize) -> String {
+    format!("TSS_T{}", k + 1)
+}
+
+pub fn tile(ctx: &Context, scop: &Scop, schedule: &Schedule) -> Result<TiledSchedule, PolyError> {
+    let iterators: BTreeSet<&String> = scop.statements.iter().flat_map(|s| &s.iterators).collect();
+    let reserved = scop.identifiers.iter().filter(|i| !iterators.contains(i)).cloned().collect();
+    let mut t = Tiler { ctx, scop, bands: Vec::new(), reserved, tile_dims: 0 };
+    let root = schedule.get_root()?;
+    let (map, dims) = t.node(&root, &Path::default())?;
+    Ok(TiledSchedule { map: map.coalesce()?, dims, bands: t.bands, tile_dims: t.tile_dims })
+}
+
+/// What the ancestors of a schedule node already decided.
+#[derive(Clone, Default)]
+struct Path {
+    in_tiled: bool,
+    parallel_done: bool,
+    /// Loop names of the enclosing dimensions (must stay distinct).
+    names: Vec<String>,
+}
+
+struct Tiler<'a> {
+    ctx: &'a Context,
+    scop: &'a Scop,
+    bands: Vec<Band>,
+    reserved: BTreeSet<String>,
+    tile_dims: usize,
+}
+
+type Flat = (UnionMap, Vec<Dim>);
+
+impl Tiler<'_> {
+    fn node(&mut self, node: &ScheduleNode, path: &Path) -> Result<Flat, PolyError> {
+        match node.get_type()? {
+            ScheduleNodeType::Domain | ScheduleNodeType::Filter | ScheduleNodeType::Mark | ScheduleNodeType::Context => {
+                self.node(&node.get_child(0)?, path)
+            }
+            ScheduleNodeType::Band => self.band(node, path),
+            ScheduleNodeType::Sequence | ScheduleNodeType::Set => self.sequence(node, path),
+            ScheduleNodeType::Leaf => Ok((self.constant(node.get_domain()?, &[])?, Vec::new())),
+            other => Err(PolyError(format!("unexpected {other:?} node in the schedule tree"))),
+        }
+    }
+
+    /// `{ S[..] -> [values] }` for every instance of `domain`.
+    fn constant(&self, domain: UnionSet, values: &[i64]) -> Result<UnionMap, PolyError> {
+        let v: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        let range = UnionSet::read_from_str(self.ctx, &format!("{{ [{}] }}", v.join(", ")))?;
+        Ok(UnionMap::from_domain_and_range(domain, range)?)
+    }
+
+    fn sequence(&mut self, node: &ScheduleNode, path: &Path) -> Result<Flat, PolyError> {
+        let n = node.n_children()?;
+        let mut subs = Vec::new();
+        for c in 0..n {
+            subs.push(self.node(&node.get_child(c)?, path)?);
+        }
+        let widths: Vec<usize> = subs.iter().map(|(_, d)| d.len()).collect();
+        let mut dims = vec![Dim { kind: DimKind::Seq, name: format!("tss_s{}", self.bands.len()), parallel: false, ivdep: false }];
+        let mut map: Option<UnionMap> = None;
+        for (c, (sub, sub_dims)) in subs.into_iter().enumerate() {
+            let dom = sub.copy()?.domain()?;
+            let before = vec![0; widths[..c].iter().sum()];
+            let after = vec![0; widths[c + 1..].iter().sum()];
+            let m = self
+                .constant(dom.copy()?, &[c as i64])?
+                .flat_range_product(self.constant(dom.copy()?, &before)?)?
+                .flat_range_product(sub)?
+                .flat_range_product(self.constant(dom, &after)?)?;
+            map = Some(match map {
+                None => m,
+                Some(acc) => acc.union(m)?,
+            });
+            dims.extend(sub_dims);
+        }
+        Ok((map.ok_or_else(|| PolyError("empty sequence node".into()))?, dims))
+    }
+
+    fn band(&mut self, node: &ScheduleNode, path: &Path) -> Result<Flat, PolyError> {
+        let d = node.band_n_member()? as usize;
+        let domain = node.get_domain()?;
+        let partial = node.band_get_partial_schedule_union_map()?.intersect_domain_union_set(domain.copy()?)?;
+        let coincident = (0..d).map(|k| node.band_member_get_coincident(k as i32)).collect::<Result<Vec<_>, _>>()?;
+        let permutable = node.band_get_permutable()?;
+        let rows = self.band_rows(node, d)?;
+        let tiled = permutable && d >= 2 && !path.in_tiled;
+        let point_order = if tiled { self.point_order(&rows, &coincident) } else { (0..d).collect() };
+        let parallel_member = if path.parallel_done { None } else { (0..d).find(|&k| coincident[k]) };
+
+        let mut inner = path.clone();
+        inner.in_tiled |= tiled;
+        inner.parallel_done |= parallel_member.is_some();
+        let names: Vec<String> = (0..d).map(|k| self.member_name(&rows, k, &mut inner.names)).collect();
+        let mut dims = Vec::new();
+        let piece = if tiled {
+            self.tile_dims = self.tile_dims.max(d);
+            for k in 0..d {
+                let name = self.fresh(&format!("{}_t", names[k]), &mut inner.names);
+                let parallel = parallel_member == Some(k);
+                dims.push(Dim { kind: DimKind::Tile { member: k }, name, parallel, ivdep: false });
+            }
+            for (pos, &k) in point_order.iter().enumerate() {
+                let ivdep = pos == d - 1 && coincident[k];
+                dims.push(Dim { kind: DimKind::Point, name: names[k].clone(), parallel: false, ivdep });
+            }
+            partial.apply_range(self.relaxed_tiling(d, &point_order)?)?
+        } else {
+            for (k, name) in names.iter().enumerate() {
+                dims.push(Dim { kind: DimKind::Loop, name: name.clone(), parallel: parallel_member == Some(k), ivdep: false });
+            }
+            partial
+        };
+        let members = (0..d)
+            .map(|k| Ok(node.band_get_partial_schedule()?.get_at(k as i32)?.to_str()?.to_string()))
+            .collect::<Result<Vec<_>, PolyError>>()?;
+        let statements = rows.iter().map(|(s, _)| self.scop.statements[*s].name.clone()).collect();
+        self.bands.push(Band { statements, members, permutable, coincident, tiled, point_order, parallel_member, names });
+        let (child, child_dims) = self.node(&node.get_child(0)?, &inner)?;
+        dims.extend(child_dims);
+        Ok((piece.flat_range_product(child)?, dims))
+    }
+
+    /// `{ [s] -> [o, s permuted] : o_k <= s_k <= o_k + T_k - 1 }`.
+    fn relaxed_tiling(&self, d: usize, order: &[usize]) -> Result<UnionMap, PolyError> {
+        let s: Vec<String> = (0..d).map(|k| format!("s{k}")).collect();
+        let o: Vec<String> = (0..d).map(|k| format!("o{k}")).collect();
+        let t: Vec<String> = (0..d).map(tile_param).collect();
+        let perm: Vec<String> = order.iter().map(|&k| s[k].clone()).collect();
+        let cons: Vec<String> =
+            (0..d).map(|k| format!("{t} >= 1 and {o} <= {s} <= {o} + {t} - 1", t = t[k], o = o[k], s = s[k])).collect();
+        let text = format!(
+            "[{}] -> {{ [{}] -> [{}, {}] : {} }}",
+            t.join(", "),
+            s.join(", "),
+            o.join(", "),
+            perm.join(", "),
+            cons.join(" and ")
+        );
+        Ok(UnionMap::read_from_str(self.ctx, &text)?)
+    }
+
+    /// For each statement of the band: its index and, when the band is affine
+    /// on it, one row of iterator coefficients (plus constant) per member.
+    #[allow(clippy::type_complexity)]
+    fn band_rows(&self, node: &ScheduleNode, d: usize) -> Result<Vec<(usize, Option<Vec<(Vec<i64>, i64)>>)>, PolyError> {
+        let mupa = node.band_get_partial_schedule()?;
+        // rows[statement][member] = (coefficients, constant), None when piecewise.
+        let mut rows: Vec<Option<Vec<Option<(Vec<i64>, i64)>>>> = vec![None; self.scop.statements.len()];
+        for k in 0..d {
+            let list = mupa.get_at(k as i32)?.get_pw_aff_list()?;
+            for p in 0..list.size()? {
+                let pa = list.get_at(p)?;
+                let name = pa.get_domain_space()?.get_tuple_name(DimType::Set)?.to_string();
+                let Some(idx) = self.scop.statements.iter().position(|s| s.name == name) else { continue };
+                let n = self.scop.statements[idx].iterators.len();
+                let row = if pa.n_piece()? == 1 {
+                    let aff = pa.as_aff()?;
+                    let coeffs = (0..n)
+                        .map(|j| aff.get_coefficient_val(DimType::In, j as i32).and_then(|v| v.get_num_si()))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Some((coeffs, aff.get_constant_val()?.get_num_si()?))
+                } else {
+                    None
+                };
+                rows[idx].get_or_insert_with(|| vec![None; d])[k] = row;
+            }
+        }
+        Ok(rows
+            .into_iter()
+            .enumerate()
+            .filter_map(|(idx, r)| r.map(|r| (idx, r.into_iter().collect::<Option<Vec<_>>>())))
+            .collect())
+    }
+
+    /// Pluto's intra-tile rule: move innermost the member along which most
+    /// references are stride-1 (spatial reuse) or invariant (temporal reuse)
+    /// and fewest jump; the others keep their order. Any order is legal
+    /// inside a tile of a permutable band.
+    fn point_order(&self, rows: &[(usize, Option<Vec<(Vec<i64>, i64)>>)], coincident: &[bool]) -> Vec<usize> {
+        let d = coincident.len();
+        let score = |k: usize| -> i64 {
+            let mut sc = i64::from(coincident[k]);
+            for (s, r) in rows {
+                let Some(r) = r else { continue };
+                let stmt = &self.scop.statements[*s];
+                let m: Vec<Vec<i64>> = r.iter().map(|(c, _)| c.clone()).collect();
+                let dir = direction(&m, k);
+                for a in &stmt.accesses {
+                    sc += match classify(stmt, a, dir.as_deref()) {
+                        Stride::Unit => 2,
+                        Stride::Invariant => 1,
+                        Stride::Other => -2,
+                    };
+                }
+            }
+            sc
+        };
+        let best = (0..d).rev().max_by_key(|&k| score(k)).unwrap_or(d - 1);
+        (0..d).filter(|&k| k != best).chain([best]).collect()
+    }
+
+    /// The source iterator a member equals on every statement, else `c`.
+    fn member_name(&self, rows: &[(usize, Option<Vec<(Vec<i64>, i64)>>)], k: usize, taken: &mut Vec<String>) -> String {
+        let mut natural: Option<&str> = None;
+        let mut ok = !rows.is_empty();
+        for (s, r) in rows {
+            let stmt = &self.scop.statements[*s];
+            let it = r.as_ref().and_then(|r| {
+                let (c, k0) = &r[k];
+                let nz: Vec<usize> = (0..c.len()).filter(|&j| c[j] != 0).collect();
+                (nz.len() == 1 && c[nz[0]] == 1 && *k0 == 0).then(|| stmt.iterators[nz[0]].as_str())
+            });
+            match (it, natural) {
+                (Some(n), None) => natural = Some(n),
+                (Some(n), Some(m)) if n == m => {}
+                _ => ok = false,
+            }
+        }
+        let base = if ok { natural.unwrap_or("c").to_string() } else { "c".to_string() };
+        self.fresh(&base, taken)
+    }
+
+    /// `base`, or `base2`, `base3`, ... avoiding enclosing loops and the SCoP's own names.
+    fn fresh(&self, base: &str, taken: &mut Vec<String>) -> String {
+        let free = |n: &String| !taken.contains(n) && !self.reserved.contains(n) && !is_c_keyword(n);
+        let name = std::iter::once(base.to_string())
+            .chain((2..).map(|k| format!("{base}{k}")))
+            .find(free)
+            .expect("an unbounded sequence of names has a free one");
+        taken.push(name.clone());
+        name
+    }
+}
+
+fn is_c_keyword(n: &str) -> bool {
+    const KW: [&str; 16] =
+        ["if", "else", "for", "while", "do", "int", "long", "double", "float", "char", "return", "static", "const", "void", "auto", "register"];
+    KW.contains(&n) || n.starts_with("tss_")
+}
