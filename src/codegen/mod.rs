@@ -50,7 +50,14 @@ pub fn generate(ctx: &Context, scop: &Scop, tiled: &TiledSchedule, opts: &Codege
     for p in 0..tiled.dims.len() {
         ids = ids.add(Id::read_from_str(ctx, &dim_id(p))?)?;
     }
-    let build = AstBuild::from_context(Set::read_from_str(ctx, &context)?)?.set_iterators(ctx, ids)?;
+    // Every dimension `atomic`: one loop per schedule dimension, never split
+    // into separated pieces (tile loops need no peeled boundary iterations).
+    let width = tiled.dims.len();
+    let space: Vec<String> = (0..width).map(|p| format!("c{p}")).collect();
+    let options = format!("{{ [{}] -> atomic[x] : 0 <= x < {width} }}", space.join(", "));
+    let build = AstBuild::from_context(Set::read_from_str(ctx, &context)?)?
+        .set_iterators(ctx, ids)?
+        .set_options(ctx, isl_rs::UnionMap::read_from_str(ctx, &options)?)?;
     let ast = build.node_from_schedule_map(ctx, tiled.map.copy()?)?;
 
     let mut p = Printer { scop, dims: &tiled.dims, opts, out: String::new(), base: scop.region.indent.clone() };

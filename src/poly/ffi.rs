@@ -17,6 +17,7 @@ unsafe extern "C" {
     fn isl_options_set_ast_build_detect_min_max(ctx: uintptr_t, val: i32) -> i32;
     fn isl_options_set_ast_build_allow_else(ctx: uintptr_t, val: i32) -> i32;
     fn isl_ast_node_get_type(node: uintptr_t) -> i32;
+    fn isl_ast_build_set_options(build: uintptr_t, options: uintptr_t) -> uintptr_t;
 }
 
 /// Type of an AST node. isl-rs 0.3.1 maps `isl_ast_node_type` off by one
@@ -57,6 +58,16 @@ impl AstBuild {
         let ptr = unsafe { isl_ast_build_set_iterators(self.ptr, ids.ptr) };
         self.ptr = 0; // consumed by ISL whatever happens
         check(ctx, ptr, "isl_ast_build_set_iterators")?;
+        Ok(Self { ptr })
+    }
+
+    /// AST generation options, e.g. `{ [c0, c1] -> atomic[x] }`.
+    pub fn set_options(mut self, ctx: &Context, options: UnionMap) -> Result<Self, String> {
+        let mut options = options;
+        options.do_not_free_on_drop();
+        let ptr = unsafe { isl_ast_build_set_options(self.ptr, options.ptr) };
+        self.ptr = 0;
+        check(ctx, ptr, "isl_ast_build_set_options")?;
         Ok(Self { ptr })
     }
 
