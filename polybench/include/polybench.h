@@ -27,9 +27,24 @@
 #define POLYBENCH_ARRAY(x) *x
 #define POLYBENCH_FREE_ARRAY(x) free((void *) x)
 
-#define polybench_start_instruments
-#define polybench_stop_instruments
-#define polybench_print_instruments
+/* -DPOLYBENCH_TIME prints the kernel's wall time in seconds, as PolyBench does. */
+#ifdef POLYBENCH_TIME
+# include <time.h>
+static double polybench_t_start, polybench_t_end;
+static double polybench_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+# define polybench_start_instruments (polybench_t_start = polybench_now())
+# define polybench_stop_instruments (polybench_t_end = polybench_now())
+# define polybench_print_instruments printf("%0.6f\n", polybench_t_end - polybench_t_start)
+#else
+# define polybench_start_instruments
+# define polybench_stop_instruments
+# define polybench_print_instruments
+#endif
 #define polybench_prevent_dce(func) func
 
 #define POLYBENCH_DUMP_TARGET stdout

@@ -217,12 +217,35 @@ impl Printer<'_> {
             };
             let _ = writeln!(self.out, "#pragma omp parallel for{private}");
         }
-        if dim.ivdep && !self.has_loop(&body)? {
-            let _ = writeln!(self.out, "#pragma GCC ivdep");
+        if dim.ivdep && !degenerate && !self.has_loop(&body)? {
+            return self.ivdep_loop(node, &dim, depth);
         }
         self.line(depth, &format!("{header} {{"));
         self.node(&body, depth + 1)?;
         self.line(depth, "}");
+        Ok(())
+    }
+
+    /// Innermost vectorisable loop. GCC ignores `ivdep` when the loop test
+    /// is not a plain comparison (a `tss_min` conditional is not), so the
+    /// bounds are hoisted into `tss_lb`/`tss_ub` first, as Pluto does with
+    /// `lbv`/`ubv`.
+    fn ivdep_loop(&mut self, node: &ASTNode, dim: &Dim, depth: usize) -> Result<(), PolyError> {
+        let e = self.expr();
+        let cond = node.for_get_cond()?;
+        let op = match cond.get_op_type()? {
+            isl_rs::ASTExprOpType::Le => "<=",
+            isl_rs::ASTExprOpType::Lt => "<",
+            _ => return Err(PolyError("unexpected innermost loop test".into())),
+        };
+        let lb = e.print(&node.for_get_init()?)?;
+        let ub = e.print(&cond.get_op_arg(1)?)?;
+        let v = &dim.name;
+        self.line(depth, &format!("{{ int tss_lb = {lb}, tss_ub = {ub};"));
+        let _ = writeln!(self.out, "#pragma GCC ivdep");
+        self.line(depth, &format!("for ({v} = tss_lb; {v} {op} tss_ub; {v}++) {{"));
+        self.node(&node.for_get_body()?, depth + 1)?;
+        self.line(depth, "} }");
         Ok(())
     }
 
