@@ -53,14 +53,18 @@ pub struct ScopReport {
 /// Tiles every SCoP of `src` (the text of `file`) and returns the new file
 /// text, with everything outside the SCoPs copied through untouched.
 pub fn tile_source(file: &Path, src: &str, opts: &TileOptions) -> Result<(String, Vec<ScopReport>), Error> {
-    let scops = frontend::parse_file(src)
-        .map_err(|e| Error::Source { file: file.into(), line: e.line, col: e.col, msg: e.msg })?;
+    let scops = frontend::parse_file(src).map_err(|e| Error::Source {
+        file: file.into(),
+        line: e.line,
+        col: e.col,
+        msg: e.msg,
+    })?;
     let mut out = String::with_capacity(src.len() * 2);
     let mut reports = Vec::new();
     let mut last = 0;
     for scop in &scops {
-        let (code, report) = tile_scop(scop, opts)
-            .map_err(|e| Error::Poly { file: file.into(), line: scop.region.line, msg: e.0 })?;
+        let (code, report) =
+            tile_scop(scop, opts).map_err(|e| Error::Poly { file: file.into(), line: scop.region.line, msg: e.0 })?;
         out.push_str(&src[last..scop.region.start]);
         out.push_str(&code);
         last = scop.region.end;
@@ -95,7 +99,14 @@ pub fn tile_scop(scop: &Scop, opts: &TileOptions) -> Result<(String, ScopReport)
                         format!("{}{}{}", if a.write { "W " } else { "R " }, a.array, subs.concat())
                     })
                     .collect();
-                format!("{} (line {}): {}\n      domain {}\n      accesses {}", s.name, s.line, s.text, scop.domain_isl(s), acc.join(", "))
+                format!(
+                    "{} (line {}): {}\n      domain {}\n      accesses {}",
+                    s.name,
+                    s.line,
+                    s.text,
+                    scop.domain_isl(s),
+                    acc.join(", ")
+                )
             })
             .collect(),
         dependences: [
@@ -133,18 +144,36 @@ pub fn explain(reports: &[ScopReport], opts: &TileOptions) -> String {
             }
             if b.tiled {
                 let sizes: Vec<String> = (0..b.members.len())
-                    .map(|m| format!("{}={}", poly::tile::tile_param(m), opts.sizes.get(m).or(opts.sizes.last()).unwrap_or(&32)))
+                    .map(|m| {
+                        format!(
+                            "{}={}",
+                            poly::tile::tile_param(m),
+                            opts.sizes.get(m).or(opts.sizes.last()).unwrap_or(&32)
+                        )
+                    })
                     .collect();
                 let order: Vec<&str> = b.point_order.iter().map(|&m| b.names[m].as_str()).collect();
                 let _ = writeln!(s, "      tiled: {}; intra-tile order {}", sizes.join(" "), order.join(","));
             } else {
-                let _ = writeln!(s, "      not tiled ({})", if !b.permutable { "not permutable" } else if b.members.len() < 2 { "single member" } else { "inside a tiled band" });
+                let _ = writeln!(
+                    s,
+                    "      not tiled ({})",
+                    if !b.permutable {
+                        "not permutable"
+                    } else if b.members.len() < 2 {
+                        "single member"
+                    } else {
+                        "inside a tiled band"
+                    }
+                );
             }
-            match b.parallel_member {
-                Some(m) => {
-                    let _ = writeln!(s, "      OpenMP (--parallel) on the {} loop of {}", if b.tiled { "tile" } else { "" }, b.names[m]);
-                }
-                None => {}
+            if let Some(m) = b.parallel_member {
+                let _ = writeln!(
+                    s,
+                    "      OpenMP (--parallel) on the {} of {}",
+                    if b.tiled { "tile loop" } else { "loop" },
+                    b.names[m]
+                );
             }
         }
     }

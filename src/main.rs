@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand};
 use tss::{Error, TileOptions};
 
 #[derive(Parser)]
-#[command(name = "tss", version, about = "Tile-size selection and parametric tiling for C loop nests in #pragma scop regions")]
+#[command(
+    name = "tss",
+    version,
+    about = "Tile-size selection and parametric tiling for C loop nests in #pragma scop regions"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -75,7 +75,11 @@ fn check_kernel(kernel: &Path) {
             let tiled = dir.path().join("tiled.c");
             std::fs::write(&tiled, &code).unwrap();
             let got = compile_and_run(&tiled, &dir.path().join("tiled"));
-            assert!(got == expected, "{}: tile {tile:?} parallel={parallel} computes different arrays", kernel.display());
+            assert!(
+                got == expected,
+                "{}: tile {tile:?} parallel={parallel} computes different arrays",
+                kernel.display()
+            );
         }
     }
 }
@@ -129,9 +133,14 @@ fn matmul_has_plutos_structure() {
 fn stencils_are_skewed() {
     for k in ["polybench/stencils/seidel-2d.c", "polybench/stencils/jacobi-2d.c"] {
         let k = root().join(k);
-        let (_, reports) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
+        let (_, reports) =
+            tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
         let band = reports[0].bands.iter().find(|b| b.tiled).expect("a tiled band");
         assert_eq!(band.members.len(), 3, "time and both space loops tiled together");
-        assert!(band.members.iter().any(|m| m.contains("t +") || m.contains("+ t") || m.contains("2t")), "{:?}", band.members);
+        assert!(
+            band.members.iter().any(|m| m.contains("t +") || m.contains("+ t") || m.contains("2t")),
+            "{:?}",
+            band.members
+        );
     }
 }

@@ -11,7 +11,7 @@ mod expr;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use isl_rs::{ASTNode, ASTNodeType, Context, IdList, Id, Set};
+use isl_rs::{ASTNode, ASTNodeType, Context, Id, IdList, Set};
 
 use crate::frontend::Scop;
 use crate::poly::PolyError;
@@ -192,7 +192,11 @@ impl Printer<'_> {
             let t = tile_param(member);
             let cond = if degenerate { format!("{v} <= {init}") } else { e.print(&node.for_get_cond()?)? };
             // ISL's bound for a member starting at 0 is `-T + 1`, whose rounding is 0.
-            let start = if init == "0" || init == format!("-{t} + 1") { "0".to_string() } else { format!("{t} * tss_ceild({init}, {t})") };
+            let start = if init == "0" || init == format!("-{t} + 1") {
+                "0".to_string()
+            } else {
+                format!("{t} * tss_ceild({init}, {t})")
+            };
             format!("for ({v} = {start}; {cond}; {v} += {t})")
         } else if degenerate {
             self.line(depth, &format!("{v} = {init};"));

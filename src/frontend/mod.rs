@@ -109,7 +109,10 @@ pub fn parse_file(src: &str) -> Result<Vec<Scop>, SourceError> {
 
 /// Locates `#pragma scop` / `#pragma endscop` pairs; returns each region and
 /// the byte range of its body.
-fn find_regions(src: &str) -> Result<Vec<(Region, (usize, usize, usize))>, SourceError> {
+/// Byte range of a region's body and the line it starts on.
+type Body = (usize, usize, usize);
+
+fn find_regions(src: &str) -> Result<Vec<(Region, Body)>, SourceError> {
     let mut out = Vec::new();
     let mut open: Option<(usize, usize, usize, String)> = None; // start, body start, line, indent
     let mut offset = 0;
@@ -118,13 +121,21 @@ fn find_regions(src: &str) -> Result<Vec<(Region, (usize, usize, usize))>, Sourc
         let is_pragma = line.trim_start().starts_with('#') && words.first() == Some(&"pragma");
         if is_pragma && words.get(1) == Some(&"scop") {
             if let Some((_, _, l, _)) = open {
-                return Err(SourceError { line: n + 1, col: 1, msg: format!("'#pragma scop' inside the SCoP opened at line {l}") });
+                return Err(SourceError {
+                    line: n + 1,
+                    col: 1,
+                    msg: format!("'#pragma scop' inside the SCoP opened at line {l}"),
+                });
             }
             let indent = line[..line.len() - line.trim_start().len()].to_string();
             open = Some((offset, offset + line.len(), n + 1, indent));
         } else if is_pragma && words.get(1) == Some(&"endscop") {
             let Some((start, body, l, indent)) = open.take() else {
-                return Err(SourceError { line: n + 1, col: 1, msg: "'#pragma endscop' without '#pragma scop'".into() });
+                return Err(SourceError {
+                    line: n + 1,
+                    col: 1,
+                    msg: "'#pragma endscop' without '#pragma scop'".into(),
+                });
             };
             let region = Region { start, end: offset + line.len(), line: l, indent };
             out.push((region, (body, offset, l + 1)));
@@ -137,7 +148,7 @@ fn find_regions(src: &str) -> Result<Vec<(Region, (usize, usize, usize))>, Sourc
     Ok(out)
 }
 
-fn parse_region(src: &str, region: Region, (body, end, line): (usize, usize, usize)) -> Result<Scop, SourceError> {
+fn parse_region(src: &str, region: Region, (body, end, line): Body) -> Result<Scop, SourceError> {
     let toks = lexer::lex(src, body, end, line)?;
     let end_line = line + src[body..end].matches('\n').count();
     let mut parser = Parser::new(&toks, end_line);
@@ -145,10 +156,8 @@ fn parse_region(src: &str, region: Region, (body, end, line): (usize, usize, usi
     if nodes.is_empty() {
         return Err(SourceError { line: region.line, col: 1, msg: "the SCoP holds no statement".into() });
     }
-    let identifiers = toks
-        .iter()
-        .filter_map(|t| if let Tok::Ident(s) = &t.tok { Some(s.clone()) } else { None })
-        .collect();
+    let identifiers =
+        toks.iter().filter_map(|t| if let Tok::Ident(s) = &t.tok { Some(s.clone()) } else { None }).collect();
     let mut b = Builder { src, toks: &toks, end_line, stmts: Vec::new(), params: Vec::new(), rhs: Vec::new() };
     let mut ctx = Ctx::default();
     for (k, n) in nodes.iter().enumerate() {
@@ -261,13 +270,13 @@ impl Builder<'_> {
         // Right-hand side: every `A[...]` is a read; calls and scalars are kept verbatim.
         let mut k = s.assign + 1;
         while k < s.last - 1 {
-            if let Tok::Ident(name) = &toks[k].tok {
-                if toks.get(k + 1).map(|t| &t.tok) == Some(&Tok::Punct("[")) {
-                    let (subs, used) = self.subscripts(&toks[k + 1..s.last - 1], ctx)?;
-                    accesses.push(Access { array: name.clone(), write: false, subscripts: subs });
-                    k += 1 + used;
-                    continue;
-                }
+            if let Tok::Ident(name) = &toks[k].tok
+                && toks.get(k + 1).map(|t| &t.tok) == Some(&Tok::Punct("["))
+            {
+                let (subs, used) = self.subscripts(&toks[k + 1..s.last - 1], ctx)?;
+                accesses.push(Access { array: name.clone(), write: false, subscripts: subs });
+                k += 1 + used;
+                continue;
             }
             k += 1;
         }
@@ -327,7 +336,8 @@ impl Builder<'_> {
             .iter()
             .flat_map(|s| s.accesses.iter().filter(|a| a.write && a.subscripts.is_empty()).map(|a| a.array.clone()))
             .collect();
-        let arrays: BTreeSet<String> = self.stmts.iter().flat_map(|s| s.accesses.iter().map(|a| a.array.clone())).collect();
+        let arrays: BTreeSet<String> =
+            self.stmts.iter().flat_map(|s| s.accesses.iter().map(|a| a.array.clone())).collect();
         for (s, &(a, b)) in self.stmts.iter_mut().zip(&self.rhs) {
             for k in a..b {
                 if let Tok::Ident(n) = &self.toks[k].tok {
@@ -339,7 +349,9 @@ impl Builder<'_> {
             }
         }
         if let Some(p) = self.params.iter().find(|p| arrays.contains(*p)) {
-            return Err(self.err_at_ident(p, format!("'{p}' is used as a size or subscript but also assigned in the SCoP")));
+            return Err(
+                self.err_at_ident(p, format!("'{p}' is used as a size or subscript but also assigned in the SCoP"))
+            );
         }
         Ok(Scop { region, params: self.params, statements: self.stmts, identifiers })
     }

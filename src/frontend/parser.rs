@@ -93,11 +93,7 @@ impl<'a> Parser<'a> {
     }
 
     fn expect(&mut self, p: &str) -> PResult<()> {
-        if self.eat(p) {
-            Ok(())
-        } else {
-            Err(self.error_here(format!("expected '{p}'{}", self.found())))
-        }
+        if self.eat(p) { Ok(()) } else { Err(self.error_here(format!("expected '{p}'{}", self.found()))) }
     }
 
     fn found(&self) -> String {
@@ -164,8 +160,7 @@ impl<'a> Parser<'a> {
     fn for_loop(&mut self) -> PResult<Node> {
         self.pos += 1;
         self.expect("(")?;
-        if matches!(self.peek(), Some(Tok::Ident(t)) if t == "int" || t == "long" || t == "unsigned")
-        {
+        if matches!(self.peek(), Some(Tok::Ident(t)) if t == "int" || t == "long" || t == "unsigned") {
             self.pos += 1;
         }
         let iter = self.ident()?;
@@ -256,9 +251,7 @@ impl<'a> Parser<'a> {
                     return Err(self.error_here("unexpected brace inside a statement"));
                 }
                 Tok::Punct(";") if depth == 0 => break,
-                Tok::Punct(p) if depth == 0 && assign.is_none() && ASSIGN_OPS.contains(p) => {
-                    assign = Some(self.pos)
-                }
+                Tok::Punct(p) if depth == 0 && assign.is_none() && ASSIGN_OPS.contains(p) => assign = Some(self.pos),
                 Tok::Punct(p) if depth == 0 && assign.is_none() && (*p == "++" || *p == "--") => {
                     return Err(self.error_here(format!("'{p}' statements are not supported; write '+= 1'")));
                 }
@@ -295,10 +288,9 @@ impl<'a> Parser<'a> {
                     (Some(c), _) => Aff::Scale(c, Box::new(rhs)),
                     (_, Some(c)) => Aff::Scale(c, Box::new(lhs)),
                     _ => {
-                        return Err(self.error_at(
-                            start,
-                            format!("non-affine expression {}", self.text(start, self.pos)),
-                        ));
+                        return Err(
+                            self.error_at(start, format!("non-affine expression {}", self.text(start, self.pos)))
+                        );
                     }
                 };
             } else if self.eat("/") {
@@ -306,10 +298,7 @@ impl<'a> Parser<'a> {
                 match rhs.constant() {
                     Some(d) if d > 0 => lhs = Aff::FloorDiv(Box::new(lhs), d),
                     _ => {
-                        return Err(self.error_at(
-                            start,
-                            format!("non-affine division {}", self.text(start, self.pos)),
-                        ));
+                        return Err(self.error_at(start, format!("non-affine division {}", self.text(start, self.pos))));
                     }
                 }
             } else if self.is_punct("%") {

@@ -27,7 +27,11 @@ impl Dependences {
             let touch = c(src)?.apply_range(c(dst)?.reverse()?)?;
             Ok(touch.intersect(c(&before)?)?.coalesce()?)
         };
-        Ok(Self { raw: pairs(&m.writes, &m.reads)?, war: pairs(&m.reads, &m.writes)?, waw: pairs(&m.writes, &m.writes)? })
+        Ok(Self {
+            raw: pairs(&m.writes, &m.reads)?,
+            war: pairs(&m.reads, &m.writes)?,
+            waw: pairs(&m.writes, &m.writes)?,
+        })
     }
 
     /// All three kinds: what every legal schedule must respect.

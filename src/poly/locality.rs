@@ -24,9 +24,8 @@ pub enum Stride {
 pub fn direction(rows: &[Vec<i64>], k: usize) -> Option<Vec<f64>> {
     let (d, n) = (rows.len(), rows.first().map_or(0, |r| r.len()));
     // Augmented matrix [rows | e_k], Gauss-Jordan over f64 (entries are tiny integers).
-    let mut a: Vec<Vec<f64>> = (0..d)
-        .map(|r| rows[r].iter().map(|&v| v as f64).chain([if r == k { 1.0 } else { 0.0 }]).collect())
-        .collect();
+    let mut a: Vec<Vec<f64>> =
+        (0..d).map(|r| rows[r].iter().map(|&v| v as f64).chain([if r == k { 1.0 } else { 0.0 }]).collect()).collect();
     let mut pivots = Vec::new();
     let mut row = 0;
     for col in 0..n {
@@ -37,8 +36,9 @@ pub fn direction(rows: &[Vec<i64>], k: usize) -> Option<Vec<f64>> {
         for r in 0..d {
             if r != row && a[r][col].abs() > 1e-9 {
                 let f = a[r][col];
-                for c in 0..=n {
-                    a[r][c] -= f * a[row][c];
+                let pivot_row = a[row].clone();
+                for (v, p) in a[r].iter_mut().zip(&pivot_row) {
+                    *v -= f * p;
                 }
             }
         }

@@ -3,7 +3,7 @@
 use isl_rs::{Context, UnionMap, UnionSet};
 
 use super::{PolyError, isl_err};
-use crate::frontend::{Scop, SchedDim, Statement};
+use crate::frontend::{SchedDim, Scop, Statement};
 
 /// The polyhedral model of one SCoP, as ISL objects.
 pub struct Model {
@@ -33,9 +33,8 @@ impl Model {
             }
             sched.push(format!("{tuple} -> [{}]", schedule_dims(s, width).join(", ")));
         }
-        let read_str = |what: &str, text: String| {
-            UnionMap::read_from_str(ctx, &text).map_err(|e| isl_err(what, &text, e))
-        };
+        let read_str =
+            |what: &str, text: String| UnionMap::read_from_str(ctx, &text).map_err(|e| isl_err(what, &text, e));
         let dom_text = format!("{params}{{ {domain} }}");
         let domain = UnionSet::read_from_str(ctx, &dom_text).map_err(|e| isl_err("iteration domain", &dom_text, e))?;
         let dom = |m: UnionMap| m.intersect_domain_union_set(domain.copy().unwrap());

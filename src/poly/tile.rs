@@ -107,12 +107,18 @@ struct Tiler<'a> {
 
 type Flat = (UnionMap, Vec<Dim>);
 
+/// Affine form of one band member on one statement: iterator coefficients, constant.
+type Row = (Vec<i64>, i64);
+/// Per statement of a band: its index, and its rows when the band is affine on it.
+type BandRows = Vec<(usize, Option<Vec<Row>>)>;
+
 impl Tiler<'_> {
     fn node(&mut self, node: &ScheduleNode, path: &Path) -> Result<Flat, PolyError> {
         match node.get_type()? {
-            ScheduleNodeType::Domain | ScheduleNodeType::Filter | ScheduleNodeType::Mark | ScheduleNodeType::Context => {
-                self.node(&node.get_child(0)?, path)
-            }
+            ScheduleNodeType::Domain
+            | ScheduleNodeType::Filter
+            | ScheduleNodeType::Mark
+            | ScheduleNodeType::Context => self.node(&node.get_child(0)?, path),
             ScheduleNodeType::Band => self.band(node, path),
             ScheduleNodeType::Sequence | ScheduleNodeType::Set => self.sequence(node, path),
             ScheduleNodeType::Leaf => Ok((self.constant(node.get_domain()?, &[])?, Vec::new())),
@@ -134,7 +140,8 @@ impl Tiler<'_> {
             subs.push(self.node(&node.get_child(c)?, path)?);
         }
         let widths: Vec<usize> = subs.iter().map(|(_, d)| d.len()).collect();
-        let mut dims = vec![Dim { kind: DimKind::Seq, name: format!("tss_s{}", self.bands.len()), parallel: false, ivdep: false }];
+        let mut dims =
+            vec![Dim { kind: DimKind::Seq, name: format!("tss_s{}", self.bands.len()), parallel: false, ivdep: false }];
         let mut map: Option<UnionMap> = None;
         for (c, (sub, sub_dims)) in subs.into_iter().enumerate() {
             let dom = sub.copy()?.domain()?;
@@ -172,8 +179,8 @@ impl Tiler<'_> {
         let mut dims = Vec::new();
         let piece = if tiled {
             self.tile_dims = self.tile_dims.max(d);
-            for k in 0..d {
-                let name = self.fresh(&format!("{}_t", names[k]), &mut inner.names);
+            for (k, point) in names.iter().enumerate() {
+                let name = self.fresh(&format!("{point}_t"), &mut inner.names);
                 let parallel = parallel_member == Some(k);
                 dims.push(Dim { kind: DimKind::Tile { member: k }, name, parallel, ivdep: false });
             }
@@ -184,7 +191,12 @@ impl Tiler<'_> {
             partial.apply_range(self.relaxed_tiling(d, &point_order)?)?
         } else {
             for (k, name) in names.iter().enumerate() {
-                dims.push(Dim { kind: DimKind::Loop, name: name.clone(), parallel: parallel_member == Some(k), ivdep: false });
+                dims.push(Dim {
+                    kind: DimKind::Loop,
+                    name: name.clone(),
+                    parallel: parallel_member == Some(k),
+                    ivdep: false,
+                });
             }
             partial
         };
@@ -192,7 +204,16 @@ impl Tiler<'_> {
             .map(|k| Ok(node.band_get_partial_schedule()?.get_at(k as i32)?.to_str()?.to_string()))
             .collect::<Result<Vec<_>, PolyError>>()?;
         let statements = rows.iter().map(|(s, _)| self.scop.statements[*s].name.clone()).collect();
-        self.bands.push(Band { statements, members, permutable, coincident, tiled, point_order, parallel_member, names });
+        self.bands.push(Band {
+            statements,
+            members,
+            permutable,
+            coincident,
+            tiled,
+            point_order,
+            parallel_member,
+            names,
+        });
         let (child, child_dims) = self.node(&node.get_child(0)?, &inner)?;
         dims.extend(child_dims);
         Ok((piece.flat_range_product(child)?, dims))
@@ -219,11 +240,10 @@ impl Tiler<'_> {
 
     /// For each statement of the band: its index and, when the band is affine
     /// on it, one row of iterator coefficients (plus constant) per member.
-    #[allow(clippy::type_complexity)]
-    fn band_rows(&self, node: &ScheduleNode, d: usize) -> Result<Vec<(usize, Option<Vec<(Vec<i64>, i64)>>)>, PolyError> {
+    fn band_rows(&self, node: &ScheduleNode, d: usize) -> Result<BandRows, PolyError> {
         let mupa = node.band_get_partial_schedule()?;
         // rows[statement][member] = (coefficients, constant), None when piecewise.
-        let mut rows: Vec<Option<Vec<Option<(Vec<i64>, i64)>>>> = vec![None; self.scop.statements.len()];
+        let mut rows: Vec<Option<Vec<Option<Row>>>> = vec![None; self.scop.statements.len()];
         for k in 0..d {
             let list = mupa.get_at(k as i32)?.get_pw_aff_list()?;
             for p in 0..list.size()? {
@@ -254,7 +274,7 @@ impl Tiler<'_> {
     /// references are stride-1 (spatial reuse) or invariant (temporal reuse)
     /// and fewest jump; the others keep their order. Any order is legal
     /// inside a tile of a permutable band.
-    fn point_order(&self, rows: &[(usize, Option<Vec<(Vec<i64>, i64)>>)], coincident: &[bool]) -> Vec<usize> {
+    fn point_order(&self, rows: &BandRows, coincident: &[bool]) -> Vec<usize> {
         let d = coincident.len();
         let score = |k: usize| -> i64 {
             let mut sc = i64::from(coincident[k]);
@@ -278,7 +298,7 @@ impl Tiler<'_> {
     }
 
     /// The source iterator a member equals on every statement, else `c`.
-    fn member_name(&self, rows: &[(usize, Option<Vec<(Vec<i64>, i64)>>)], k: usize, taken: &mut Vec<String>) -> String {
+    fn member_name(&self, rows: &BandRows, k: usize, taken: &mut Vec<String>) -> String {
         let mut natural: Option<&str> = None;
         let mut ok = !rows.is_empty();
         for (s, r) in rows {
@@ -311,7 +331,9 @@ impl Tiler<'_> {
 }
 
 fn is_c_keyword(n: &str) -> bool {
-    const KW: [&str; 16] =
-        ["if", "else", "for", "while", "do", "int", "long", "double", "float", "char", "return", "static", "const", "void", "auto", "register"];
+    const KW: [&str; 16] = [
+        "if", "else", "for", "while", "do", "int", "long", "double", "float", "char", "return", "static", "const",
+        "void", "auto", "register",
+    ];
     KW.contains(&n) || n.starts_with("tss_")
 }

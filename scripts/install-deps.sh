@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine lacks to build and test tss:
+# autoconf, automake and libtool (isl-rs builds ISL from source), a C
+# compiler with OpenMP (gcc brings libgomp), and util-linux's taskset.
+set -euo pipefail
+need=()
+for pkg in autoconf automake libtool gcc libc6-dev make util-linux; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+fi

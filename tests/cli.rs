@@ -1,0 +1,78 @@
+//! The `tss` binary as a user meets it: output files, `--explain`, and
+//! one-line errors naming file, line and reason for bad input.
+
+use std::process::Command;
+
+fn tss(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tss")).args(args).output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into()
+}
+
+/// Runs `tss tile` on a SCoP body and returns the single stderr line.
+fn tile_error(body: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(&dir, "bad.c", &format!("void f(void) {{\n#pragma scop\n{body}\n#pragma endscop\n}}\n"));
+    let (ok, _, err) = tss(&["tile", &f]);
+    assert!(!ok, "tss accepted {body:?}");
+    assert_eq!(err.lines().count(), 1, "error is not one line: {err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    err.trim().replace(&f, "bad.c")
+}
+
+#[test]
+fn unsupported_input_gets_one_line_errors() {
+    assert_eq!(
+        tile_error("for (i = 0; i < N; i++)\n  for (j = 0; j < N; j++)\n    A[i*j] = 0;"),
+        "tss: bad.c:5:7: non-affine subscript [i*j]"
+    );
+    assert_eq!(
+        tile_error("while (n > 0) n = n - 1;"),
+        "tss: bad.c:3:1: while statement inside a SCoP is not supported"
+    );
+    assert!(tile_error("for (i = 0; i < N; i += 2) A[i] = 0;").contains("bad.c:3:"));
+    assert!(tile_error("for (i = 0; i < N*N; i++) A[i] = 0;").contains("non-affine expression N*N"));
+    assert!(tile_error("for (i = 0; i < N; i++) A[i] = 0").contains("';'"));
+    assert!(tile_error("for (i = 0; i < N; i++) { A[i] = 0;").contains("missing '}'"));
+    assert!(tile_error("for (i = 0; i < A[3]; i++) B[i] = 0;").contains("array element 'A[...]'"));
+    assert!(tile_error("for (i = 0; i < N; i++) for (i = 0; i < N; i++) A[i] = 0;").contains("reused"));
+}
+
+#[test]
+fn file_problems_are_reported() {
+    let (ok, _, err) = tss(&["tile", "/nonexistent/x.c"]);
+    assert!(!ok && err.starts_with("tss: /nonexistent/x.c: "), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(&dir, "plain.c", "int main(void) { return 0; }\n");
+    let (ok, _, err) = tss(&["tile", &f]);
+    assert!(!ok && err.contains("plain.c:1:1: no '#pragma scop' region found"), "{err}");
+    let (ok, _, err) = tss(&["tile", &f, "--tile", "0"]);
+    assert!(!ok && err.contains("--tile: '0'"), "{err}");
+}
+
+#[test]
+fn writes_default_output_and_explains() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "#define N 10\ndouble A[N][N], B[N][N];\nvoid f(void) {\n  int i, j;\n#pragma scop\n  for (i = 1; i < N; i++)\n    for (j = 1; j < N; j++)\n      A[i][j] = A[i-1][j] + B[i][j-1];\n#pragma endscop\n}\n";
+    let f = write(&dir, "k.c", src);
+    let (ok, _, err) = tss(&["tile", &f, "--tile", "4,8"]);
+    assert!(ok, "{err}");
+    let out = std::fs::read_to_string(dir.path().join("k.tiled.c")).unwrap();
+    assert!(
+        out.starts_with("#define N 10\ndouble A[N][N], B[N][N];\nvoid f(void) {\n  int i, j;\n"),
+        "prefix not copied through"
+    );
+    assert!(out.ends_with("}\n}\n") && !out.contains("#pragma scop"));
+    assert!(out.contains("#define TSS_T1 4") && out.contains("#define TSS_T2 8"));
+    let (ok, text, _) = tss(&["tile", "--explain", &f]);
+    assert!(ok);
+    for needle in ["RAW:", "WAR:", "WAW:", "band 0", "tiled: TSS_T1=32 TSS_T2=32", "S0[i, j] -> S0[i' = 1 + i, j' = j]"]
+    {
+        assert!(text.contains(needle), "--explain lacks {needle:?}:\n{text}");
+    }
+}
