@@ -16,7 +16,7 @@ use isl_rs::{ASTNode, ASTNodeType, Context, Id, IdList, Set};
 use crate::frontend::Scop;
 use crate::poly::PolyError;
 use crate::poly::ffi::{self, AstBuild};
-use crate::poly::tile::{Dim, DimKind, TiledSchedule, tile_param};
+use crate::poly::tile::{Dim, DimKind, Part, TiledSchedule, tile_param};
 use expr::ExprPrinter;
 
 /// How the generated code is decorated.
@@ -46,31 +46,44 @@ pub fn generate(ctx: &Context, scop: &Scop, tiled: &TiledSchedule, opts: &Codege
     } else {
         format!("[{}] -> {{ : {} }}", params.join(", "), cons.join(" and "))
     };
-    let mut ids = IdList::alloc(ctx, tiled.dims.len() as i32)?;
-    for p in 0..tiled.dims.len() {
-        ids = ids.add(Id::read_from_str(ctx, &dim_id(p))?)?;
+    let mut asts = Vec::new();
+    for part in &tiled.parts {
+        asts.push(build_ast(ctx, &context, part)?);
     }
-    // Every dimension `atomic`: one loop per schedule dimension, never split
-    // into separated pieces (tile loops need no peeled boundary iterations).
-    let width = tiled.dims.len();
-    let space: Vec<String> = (0..width).map(|p| format!("c{p}")).collect();
-    let options = format!("{{ [{}] -> atomic[x] : 0 <= x < {width} }}", space.join(", "));
-    let build = AstBuild::from_context(Set::read_from_str(ctx, &context)?)?
-        .set_iterators(ctx, ids)?
-        .set_options(ctx, isl_rs::UnionMap::read_from_str(ctx, &options)?)?;
-    let ast = build.node_from_schedule_map(ctx, tiled.map.copy()?)?;
-
-    let mut p = Printer { scop, dims: &tiled.dims, opts, out: String::new(), base: scop.region.indent.clone() };
+    let mut p = Printer { scop, dims: &[], opts, out: String::new(), base: scop.region.indent.clone() };
     p.preamble(tiled);
     let mut vars = BTreeSet::new();
-    p.loop_vars(&ast, &mut vars)?;
+    for (part, ast) in tiled.parts.iter().zip(&asts) {
+        p.dims = &part.dims;
+        p.loop_vars(ast, &mut vars)?;
+    }
     let _ = writeln!(p.out, "{}{{", p.base);
     if !vars.is_empty() {
         let _ = writeln!(p.out, "{}  int {};", p.base, vars.into_iter().collect::<Vec<_>>().join(", "));
     }
-    p.node(&ast, 1)?;
+    for (part, ast) in tiled.parts.iter().zip(&asts) {
+        p.dims = &part.dims;
+        p.node(ast, 1)?;
+    }
     let _ = writeln!(p.out, "{}}}", p.base);
     Ok(p.out)
+}
+
+/// ISL's AST for one part of the tiled schedule.
+fn build_ast(ctx: &Context, context: &str, part: &Part) -> Result<ASTNode, PolyError> {
+    let mut ids = IdList::alloc(ctx, part.dims.len() as i32)?;
+    for p in 0..part.dims.len() {
+        ids = ids.add(Id::read_from_str(ctx, &dim_id(p))?)?;
+    }
+    // Every dimension `atomic`: one loop per schedule dimension, never split
+    // into separated pieces (tile loops need no peeled boundary iterations).
+    let width = part.dims.len();
+    let space: Vec<String> = (0..width).map(|p| format!("c{p}")).collect();
+    let options = format!("{{ [{}] -> atomic[x] : 0 <= x < {width} }}", space.join(", "));
+    let build = AstBuild::from_context(Set::read_from_str(ctx, context)?)?
+        .set_iterators(ctx, ids)?
+        .set_options(ctx, isl_rs::UnionMap::read_from_str(ctx, &options)?)?;
+    Ok(build.node_from_schedule_map(ctx, part.map.copy()?)?)
 }
 
 struct Printer<'a> {

@@ -65,10 +65,19 @@ pub struct Band {
     pub names: Vec<String>,
 }
 
-pub struct TiledSchedule {
+/// One independently generated loop nest: a child of the outermost sequence
+/// (or the whole SCoP when it is not a sequence).
+pub struct Part {
     /// Statement instance -> schedule point; a relation, not a function (see module doc).
     pub map: UnionMap,
     pub dims: Vec<Dim>,
+}
+
+pub struct TiledSchedule {
+    /// Executed one after the other. Splitting at the outermost sequence
+    /// keeps each ISL AST problem small: no padding dimensions, no grouping
+    /// across nests that never interleave.
+    pub parts: Vec<Part>,
     pub bands: Vec<Band>,
     /// Number of tile-size parameters used (`TSS_T1..TSS_Tn`).
     pub tile_dims: usize,
@@ -83,9 +92,22 @@ pub fn tile(ctx: &Context, scop: &Scop, schedule: &Schedule) -> Result<TiledSche
     let iterators: BTreeSet<&String> = scop.statements.iter().flat_map(|s| &s.iterators).collect();
     let reserved = scop.identifiers.iter().filter(|i| !iterators.contains(i)).cloned().collect();
     let mut t = Tiler { ctx, scop, bands: Vec::new(), reserved, tile_dims: 0 };
-    let root = schedule.get_root()?;
-    let (map, dims) = t.node(&root, &Path::default())?;
-    Ok(TiledSchedule { map: map.coalesce()?, dims, bands: t.bands, tile_dims: t.tile_dims })
+    let mut top = schedule.get_root()?;
+    while matches!(top.get_type()?, ScheduleNodeType::Domain | ScheduleNodeType::Mark | ScheduleNodeType::Context) {
+        top = top.get_child(0)?;
+    }
+    let children = match top.get_type()? {
+        ScheduleNodeType::Sequence => {
+            (0..top.n_children()?).map(|c| top.get_child(c)).collect::<Result<Vec<_>, _>>()?
+        }
+        _ => vec![top],
+    };
+    let mut parts = Vec::new();
+    for child in &children {
+        let (map, dims) = t.node(child, &Path::default())?;
+        parts.push(Part { map: map.coalesce()?, dims });
+    }
+    Ok(TiledSchedule { parts, bands: t.bands, tile_dims: t.tile_dims })
 }
 
 /// What the ancestors of a schedule node already decided.
