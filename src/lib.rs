@@ -138,7 +138,7 @@ pub fn explain(reports: &[ScopReport], opts: &TileOptions) -> String {
         let _ = writeln!(s, "  bands (outermost first):");
         for (k, b) in r.bands.iter().enumerate() {
             let coinc: Vec<&str> = b.coincident.iter().map(|&c| if c { "parallel" } else { "sequential" }).collect();
-            let _ = writeln!(s, "    band {k}: statements {} , permutable: {}", b.statements.join(" "), b.permutable);
+            let _ = writeln!(s, "    band {k}: statements {}, permutable: {}", b.statements.join(" "), b.permutable);
             for (m, member) in b.members.iter().enumerate() {
                 let _ = writeln!(s, "      {} = {member}  ({})", b.names[m], coinc[m]);
             }
