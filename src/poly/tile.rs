@@ -316,7 +316,22 @@ impl Tiler<'_> {
             sc
         };
         let best = (0..d).rev().max_by_key(|&k| score(k)).unwrap_or(d - 1);
-        (0..d).filter(|&k| k != best).chain([best]).collect()
+        // The other point loops keep the source nesting order where a member
+        // is a plain source iterator (ISL may have reordered the band), else
+        // the band order.
+        let depth = |k: usize| -> usize {
+            rows.iter()
+                .filter_map(|(_, r)| r.as_ref())
+                .find_map(|r| {
+                    let (c, _) = &r[k];
+                    let nz: Vec<usize> = (0..c.len()).filter(|&j| c[j] != 0).collect();
+                    (nz.len() == 1).then(|| nz[0])
+                })
+                .unwrap_or(d + k)
+        };
+        let mut outer: Vec<usize> = (0..d).filter(|&k| k != best).collect();
+        outer.sort_by_key(|&k| (depth(k), k));
+        outer.into_iter().chain([best]).collect()
     }
 
     /// The source iterator a member equals on every statement, else `c`.
