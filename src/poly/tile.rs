@@ -322,11 +322,7 @@ impl Tiler<'_> {
         let depth = |k: usize| -> usize {
             rows.iter()
                 .filter_map(|(_, r)| r.as_ref())
-                .find_map(|r| {
-                    let (c, _) = &r[k];
-                    let nz: Vec<usize> = (0..c.len()).filter(|&j| c[j] != 0).collect();
-                    (nz.len() == 1).then(|| nz[0])
-                })
+                .find_map(|r| single_iterator(&r[k]).map(|(j, _)| j))
                 .unwrap_or(d + k)
         };
         let mut outer: Vec<usize> = (0..d).filter(|&k| k != best).collect();
@@ -340,10 +336,9 @@ impl Tiler<'_> {
         let mut ok = !rows.is_empty();
         for (s, r) in rows {
             let stmt = &self.scop.statements[*s];
-            let it = r.as_ref().and_then(|r| {
-                let (c, k0) = &r[k];
-                let nz: Vec<usize> = (0..c.len()).filter(|&j| c[j] != 0).collect();
-                (nz.len() == 1 && c[nz[0]] == 1 && *k0 == 0).then(|| stmt.iterators[nz[0]].as_str())
+            let it = r.as_ref().and_then(|r| match single_iterator(&r[k]) {
+                Some((j, 1)) if r[k].1 == 0 => Some(stmt.iterators[j].as_str()),
+                _ => None,
             });
             match (it, natural) {
                 (Some(n), None) => natural = Some(n),
@@ -364,6 +359,16 @@ impl Tiler<'_> {
             .expect("an unbounded sequence of names has a free one");
         taken.push(name.clone());
         name
+    }
+}
+
+/// The iterator a band member depends on, with its coefficient, when it
+/// depends on exactly one.
+fn single_iterator((coeffs, _): &Row) -> Option<(usize, i64)> {
+    let mut nz = coeffs.iter().enumerate().filter(|(_, c)| **c != 0);
+    match (nz.next(), nz.next()) {
+        (Some((j, &c)), None) => Some((j, c)),
+        _ => None,
     }
 }
 
