@@ -18,27 +18,13 @@ use std::path::Path;
 
 use isl_rs::{Context, Options};
 
+pub use codegen::TileOptions;
 pub use error::Error;
 use frontend::Scop;
 use poly::PolyError;
 use poly::deps::Dependences;
 use poly::model::Model;
 use poly::tile::{Band, TiledSchedule};
-
-/// What `tss tile` should produce.
-#[derive(Clone, Debug)]
-pub struct TileOptions {
-    /// Default tile size per band dimension (`--tile 32` or `--tile 16,64,8`).
-    pub sizes: Vec<usize>,
-    /// Annotate the outermost parallel loop with OpenMP.
-    pub parallel: bool,
-}
-
-impl Default for TileOptions {
-    fn default() -> Self {
-        Self { sizes: vec![32], parallel: false }
-    }
-}
 
 /// The analysis of one SCoP, for `--explain` and for later stages.
 pub struct ScopReport {
@@ -83,8 +69,7 @@ pub fn tile_scop(scop: &Scop, opts: &TileOptions) -> Result<(String, ScopReport)
     let deps = Dependences::compute(&model)?;
     let schedule = poly::schedule::compute(&ctx, &model, &deps)?;
     let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule)?;
-    let cg = codegen::CodegenOptions { tile_sizes: opts.sizes.clone(), parallel: opts.parallel };
-    let code = codegen::generate(&ctx, scop, &tiled, &cg)?;
+    let code = codegen::generate(&ctx, scop, &tiled, opts)?;
     let report = ScopReport {
         line: scop.region.line,
         statements: scop
@@ -143,15 +128,8 @@ pub fn explain(reports: &[ScopReport], opts: &TileOptions) -> String {
                 let _ = writeln!(s, "      {} = {member}  ({})", b.names[m], coinc[m]);
             }
             if b.tiled {
-                let sizes: Vec<String> = (0..b.members.len())
-                    .map(|m| {
-                        format!(
-                            "{}={}",
-                            poly::tile::tile_param(m),
-                            opts.sizes.get(m).or(opts.sizes.last()).unwrap_or(&32)
-                        )
-                    })
-                    .collect();
+                let sizes: Vec<String> =
+                    (0..b.members.len()).map(|m| format!("{}={}", poly::tile::tile_param(m), opts.size(m))).collect();
                 let order: Vec<&str> = b.point_order.iter().map(|&m| b.names[m].as_str()).collect();
                 let _ = writeln!(s, "      tiled: {}; intra-tile order {}", sizes.join(" "), order.join(","));
             } else {

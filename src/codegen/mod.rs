@@ -19,14 +19,27 @@ use crate::poly::ffi::{self, AstBuild};
 use crate::poly::tile::{Dim, DimKind, Part, TiledSchedule, tile_param};
 use expr::ExprPrinter;
 
-/// How the generated code is decorated.
+/// What `tss tile` should produce.
 #[derive(Clone, Debug)]
-pub struct CodegenOptions {
-    /// Default tile sizes written into the `#ifndef TSS_Tk` blocks; the last
-    /// one repeats for deeper bands.
-    pub tile_sizes: Vec<usize>,
-    /// Emit `#pragma omp parallel for` on the outermost parallel loops.
+pub struct TileOptions {
+    /// Default tile size per band dimension (`--tile 32` or `--tile 16,64,8`);
+    /// the last one repeats for deeper bands.
+    pub sizes: Vec<usize>,
+    /// Annotate the outermost parallel loop with OpenMP.
     pub parallel: bool,
+}
+
+impl Default for TileOptions {
+    fn default() -> Self {
+        Self { sizes: vec![32], parallel: false }
+    }
+}
+
+impl TileOptions {
+    /// Default size of band dimension `k` (0-based): Pluto's 32 when none is given.
+    pub fn size(&self, k: usize) -> usize {
+        self.sizes.get(k).or(self.sizes.last()).copied().unwrap_or(32)
+    }
 }
 
 /// Internal ISL name of schedule dimension `p` (unique, mapped back to the
@@ -36,7 +49,7 @@ fn dim_id(p: usize) -> String {
 }
 
 /// Builds ISL's AST for `tiled` and prints the replacement of the SCoP region.
-pub fn generate(ctx: &Context, scop: &Scop, tiled: &TiledSchedule, opts: &CodegenOptions) -> Result<String, PolyError> {
+pub fn generate(ctx: &Context, scop: &Scop, tiled: &TiledSchedule, opts: &TileOptions) -> Result<String, PolyError> {
     ffi::set_ast_options(ctx);
     let mut params: Vec<String> = scop.params.clone();
     params.extend((0..tiled.tile_dims).map(tile_param));
@@ -89,7 +102,7 @@ fn build_ast(ctx: &Context, context: &str, part: &Part) -> Result<ASTNode, PolyE
 struct Printer<'a> {
     scop: &'a Scop,
     dims: &'a [Dim],
-    opts: &'a CodegenOptions,
+    opts: &'a TileOptions,
     out: String,
     base: String,
 }
@@ -108,7 +121,7 @@ impl Printer<'_> {
         let what = if tiled_bands.is_empty() { "no tileable band".to_string() } else { tiled_bands.join("; ") };
         let _ = writeln!(self.out, "{}/* tss: {what}. Tile sizes: -DTSS_T1=.. -DTSS_T2=.. */", self.base);
         for k in 0..tiled.tile_dims {
-            let size = self.opts.tile_sizes.get(k).or(self.opts.tile_sizes.last()).copied().unwrap_or(32);
+            let size = self.opts.size(k);
             let t = tile_param(k);
             let _ = writeln!(self.out, "#ifndef {t}\n#define {t} {size}\n#endif");
         }
