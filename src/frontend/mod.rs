@@ -89,11 +89,22 @@ impl Scop {
 
     /// Iteration domain of statement `s`, in ISL syntax.
     pub fn domain_isl(&self, s: &Statement) -> String {
-        let tuple = format!("{}[{}]", s.name, s.iterators.join(", "));
-        if s.constraints.is_empty() {
-            format!("{}{{ {tuple} }}", self.param_prefix())
+        format!("{}{{ {} }}", self.param_prefix(), s.domain_piece())
+    }
+}
+
+impl Statement {
+    /// ISL tuple of the statement's instances: `S0[i, j, k]`.
+    pub fn tuple(&self) -> String {
+        format!("{}[{}]", self.name, self.iterators.join(", "))
+    }
+
+    /// The statement's part of a union set: `S0[i, j] : constraints`.
+    pub fn domain_piece(&self) -> String {
+        if self.constraints.is_empty() {
+            self.tuple()
         } else {
-            format!("{}{{ {tuple} : {} }}", self.param_prefix(), s.constraints.join(" and "))
+            format!("{} : {}", self.tuple(), self.constraints.join(" and "))
         }
     }
 }

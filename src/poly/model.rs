@@ -21,11 +21,9 @@ impl Model {
         let (mut reads, mut writes, mut sched) = (Vec::new(), Vec::new(), Vec::new());
         let width = scop.statements.iter().map(|s| s.schedule.len()).max().unwrap_or(0);
         for s in &scop.statements {
-            let dom = scop.domain_isl(s);
-            let body = &dom[dom.find('{').unwrap() + 1..dom.rfind('}').unwrap()];
-            domain.push_str(body);
+            domain.push_str(&s.domain_piece());
             domain.push(';');
-            let tuple = format!("{}[{}]", s.name, s.iterators.join(", "));
+            let tuple = s.tuple();
             for a in &s.accesses {
                 let subs: Vec<String> = a.subscripts.iter().map(|e| e.isl()).collect();
                 let m = format!("{tuple} -> {}[{}]", a.array, subs.join(", "));
