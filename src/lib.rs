@@ -10,7 +10,10 @@
 
 pub mod codegen;
 pub mod error;
+pub mod features;
 pub mod frontend;
+pub mod instance;
+pub mod machine;
 pub mod poly;
 
 use std::fmt::Write;
@@ -58,6 +61,46 @@ pub fn tile_source(file: &Path, src: &str, opts: &TileOptions) -> Result<(String
     }
     out.push_str(&src[last..]);
     Ok((out, reports))
+}
+
+/// Everything later stages need about a file's hot SCoP: the tiled file
+/// (tile sizes still macros), the SCoP, its report and its feature kernel.
+pub struct Analysis {
+    pub file: std::path::PathBuf,
+    /// The whole file with every SCoP tiled; `TSS_Tk` are `#ifndef` macros.
+    pub tiled: String,
+    pub scop: Scop,
+    pub report: ScopReport,
+    pub kernel: features::Kernel,
+}
+
+impl Analysis {
+    /// Number of tile-size macros of the hot SCoP (at least 1).
+    pub fn tile_dims(&self) -> usize {
+        self.report.tile_dims.max(1)
+    }
+}
+
+/// Tiles `src` and analyses its hot SCoP: the first one with a tiled band
+/// (the first SCoP when none has one).
+pub fn analyze(file: &Path, src: &str, parallel: bool) -> Result<Analysis, Error> {
+    let opts = TileOptions { parallel, ..TileOptions::default() };
+    let (tiled, reports) = tile_source(file, src, &opts)?;
+    let mut scops = frontend::parse_file(src).map_err(|e| Error::Source {
+        file: file.into(),
+        line: e.line,
+        col: e.col,
+        msg: e.msg,
+    })?;
+    let hot = reports.iter().position(|r| r.bands.iter().any(|b| b.tiled)).unwrap_or(0);
+    let scop = scops.swap_remove(hot);
+    let report = reports.into_iter().nth(hot).expect("one report per SCoP");
+    let kernel = features::Kernel::analyze(&scop, &report.bands).map_err(|e| Error::Poly {
+        file: file.into(),
+        line: scop.region.line,
+        msg: e.0,
+    })?;
+    Ok(Analysis { file: file.into(), tiled, scop, report, kernel })
 }
 
 /// Runs model, dependences, scheduling, tiling and code generation on one SCoP.

@@ -63,7 +63,15 @@ pub struct Band {
     pub parallel_member: Option<usize>,
     /// Loop names of the members (the point-loop names when tiled).
     pub names: Vec<String>,
+    /// Per statement of the band (index into `Scop::statements`): one affine
+    /// row per member, `None` when the band is piecewise on it.
+    pub rows: BandRows,
 }
+
+/// Affine form of one band member on one statement: iterator coefficients, constant.
+pub type Row = (Vec<i64>, i64);
+/// Per statement of a band: its index, and its rows when the band is affine on it.
+pub type BandRows = Vec<(usize, Option<Vec<Row>>)>;
 
 /// One independently generated loop nest: a child of the outermost sequence
 /// (or the whole SCoP when it is not a sequence).
@@ -128,11 +136,6 @@ struct Tiler<'a> {
 }
 
 type Flat = (UnionMap, Vec<Dim>);
-
-/// Affine form of one band member on one statement: iterator coefficients, constant.
-type Row = (Vec<i64>, i64);
-/// Per statement of a band: its index, and its rows when the band is affine on it.
-type BandRows = Vec<(usize, Option<Vec<Row>>)>;
 
 impl Tiler<'_> {
     fn node(&mut self, node: &ScheduleNode, path: &Path) -> Result<Flat, PolyError> {
@@ -235,6 +238,7 @@ impl Tiler<'_> {
             point_order,
             parallel_member,
             names,
+            rows,
         });
         let (child, child_dims) = self.node(&node.get_child(0)?, &inner)?;
         dims.extend(child_dims);
@@ -364,7 +368,7 @@ impl Tiler<'_> {
 
 /// The iterator a band member depends on, with its coefficient, when it
 /// depends on exactly one.
-fn single_iterator((coeffs, _): &Row) -> Option<(usize, i64)> {
+pub fn single_iterator((coeffs, _): &Row) -> Option<(usize, i64)> {
     let mut nz = coeffs.iter().enumerate().filter(|(_, c)| **c != 0);
     match (nz.next(), nz.next()) {
         (Some((j, &c)), None) => Some((j, c)),

@@ -1,0 +1,456 @@
+//! The paper's features (Table 5), extracted from the polyhedral model and
+//! the tiled schedule instead of by hand, so any SCoP gets a vector.
+//!
+//! Extraction has two halves with different costs:
+//! - [`Kernel::analyze`] runs once per SCoP: it picks the statement the
+//!   features describe, the three loops, their loop-structure bits (read from
+//!   the iteration domain with ISL) and their locality (from the access
+//!   functions and the intra-tile order the tiler chose);
+//! - [`Kernel::extents`] (one small ISL query per problem instance) and
+//!   [`Kernel::vector`] (arithmetic per candidate tile) are what prediction
+//!   repeats, so they stay cheap.
+//!
+//! # Generalisation beyond the paper's kernels
+//! The paper's kernels hold one statement in a 3-deep nest over 2-D arrays.
+//! For anything else:
+//! - **Which statement.** The *dominant* statement: among the statements of
+//!   tiled bands, the deepest, then the one with most references, then the
+//!   first in source order (PolyBench gemm: the `+=` statement, not the
+//!   `*= beta` one; 2mm/3mm: the first product). Other statements do not
+//!   enter the vector: they are lower-dimensional or repeat the same shape.
+//!   A SCoP without a tiled band falls back to its deepest statement with
+//!   its own loops as the "tile" loops.
+//! - **Which loops.** L1, L2, L3 are the three innermost intra-tile loops of
+//!   the dominant statement's band, outermost first. PS1..PS3 and the
+//!   loop-structure bits take the same three loops in *tile-loop order*,
+//!   the source nesting order Pluto keeps (matmul: i, j, k while the
+//!   intra-tile order is i, k, j). Skewed members (stencils) are measured in
+//!   the skewed space.
+//! - **Fewer than three loops.** Missing loops are padded on the outside as
+//!   one-iteration loops starting at 0: PS = 1, TS = 1, every reference
+//!   invariant in them.
+//! - **Tile sizes** are indexed by band member as in `tss tile --tile`; TS1..TS3
+//!   follow the feature loops. The paper set's TS is the cubic size (the
+//!   rounded geometric mean of TS1..TS3 for a non-cubic tile).
+
+use std::fmt;
+use std::str::FromStr;
+
+use isl_rs::{Context, Map, Set};
+use serde::{Deserialize, Serialize};
+
+use crate::frontend::{Scop, Statement};
+use crate::instance::Sizes;
+use crate::machine::Caches;
+use crate::poly::PolyError;
+use crate::poly::locality::{Stride, classify, direction};
+use crate::poly::tile::{Band, Row, single_iterator};
+
+/// Bytes per array element: the paper's kernels and PolyBench's default are `double`.
+pub const ELEMENT_BYTES: u64 = 8;
+
+/// A named, ordered feature set: the one definition of column order shared
+/// by collection, training and prediction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FeatureSet {
+    /// Exactly the paper's 29 features in Table 5 order.
+    #[default]
+    Paper,
+    /// The 29, then per-dimension tile sizes, tile working set against L1
+    /// and L2, the partial-tile fraction and log iteration and tile counts.
+    Extended,
+}
+
+const PAPER_NAMES: [&str; 29] = [
+    "PS1", "PS2", "PS3", "TS", "LOOP1_0", "LOOP2_0", "LOOP2_L1", "LOOP3_0", "LOOP3_L1", "LOOP3_L2", "L1_RP", "L1_RNP",
+    "L1_RI", "L1_WP", "L1_WNP", "L1_WI", "L2_RP", "L2_RNP", "L2_RI", "L2_WP", "L2_WNP", "L2_WI", "L3_RP", "L3_RNP",
+    "L3_RI", "L3_WP", "L3_WNP", "L3_WI", "ON",
+];
+const EXTENDED_EXTRA: [&str; 8] = ["TS1", "TS2", "TS3", "WS_L1", "WS_L2", "TAIL", "LOG_ITERS", "LOG_TILES"];
+
+impl FeatureSet {
+    pub fn names(self) -> Vec<&'static str> {
+        match self {
+            FeatureSet::Paper => PAPER_NAMES.to_vec(),
+            FeatureSet::Extended => PAPER_NAMES.iter().chain(&EXTENDED_EXTRA).copied().collect(),
+        }
+    }
+
+    pub fn len(self) -> usize {
+        self.names().len()
+    }
+
+    pub fn is_empty(self) -> bool {
+        false
+    }
+}
+
+impl fmt::Display for FeatureSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FeatureSet::Paper => "paper",
+            FeatureSet::Extended => "extended",
+        })
+    }
+}
+
+impl FromStr for FeatureSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "paper" => Ok(FeatureSet::Paper),
+            "extended" => Ok(FeatureSet::Extended),
+            _ => Err(format!("unknown feature set '{s}' (expected paper or extended)")),
+        }
+    }
+}
+
+/// One of the three feature loops.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FeatureLoop {
+    /// Loop name as `tss tile` prints it (`-` for a padding loop).
+    pub name: String,
+    /// Band member it scans, `None` for a padding loop.
+    pub member: Option<usize>,
+}
+
+/// Reads and writes of one statement classified along one loop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Locality {
+    pub rp: u32,
+    pub rnp: u32,
+    pub ri: u32,
+    pub wp: u32,
+    pub wnp: u32,
+    pub wi: u32,
+}
+
+/// The per-SCoP half of feature extraction (see the module doc).
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// Statement the features describe (`S1`) and its source line.
+    pub statement: String,
+    pub statement_line: usize,
+    pub params: Vec<String>,
+    /// Feature loops in tile-loop order (PS1..PS3, LOOP bits).
+    pub loops: [FeatureLoop; 3],
+    /// Feature loops in intra-tile order: L1 (outer), L2, L3 (innermost).
+    pub intra: [FeatureLoop; 3],
+    /// LOOP1_0, LOOP2_0, LOOP2_L1, LOOP3_0, LOOP3_L1, LOOP3_L2.
+    pub structure: [bool; 6],
+    /// Locality along L1, L2, L3.
+    pub locality: [Locality; 3],
+    /// Operand count: reads + 1.
+    pub on: u32,
+    /// ISL set of the feature loops' values over the dominant statement's domain.
+    member_set: String,
+    /// Per distinct reference, per subscript, per band member: how far the
+    /// subscript moves per step of that member (for the tile working set).
+    spans: Vec<Vec<Vec<f64>>>,
+}
+
+impl Kernel {
+    /// Analyses a tiled SCoP (its statements and the bands `tss tile` built).
+    pub fn analyze(scop: &Scop, bands: &[Band]) -> Result<Kernel, PolyError> {
+        let (s, rows, order) = dominant(scop, bands)?;
+        let stmt = &scop.statements[s];
+        let d = rows.len();
+        let coeffs: Vec<Vec<i64>> = rows.iter().map(|(c, _)| c.clone()).collect();
+        let dirs: Vec<Option<Vec<f64>>> = (0..d).map(|k| direction(&coeffs, k)).collect();
+
+        // Intra-tile order: the innermost three point loops, padded outside.
+        let tail: Vec<usize> = order.iter().rev().take(3).rev().copied().collect();
+        let mut intra_members: Vec<Option<usize>> = vec![None; 3 - tail.len()];
+        intra_members.extend(tail.iter().map(|&m| Some(m)));
+        // Tile-loop order: the same loops by source depth.
+        let depth = |m: usize| single_iterator(&rows[m]).map_or(d + m, |(j, _)| j);
+        let mut by_depth = tail.clone();
+        by_depth.sort_by_key(|&m| (depth(m), m));
+        let mut loop_members: Vec<Option<usize>> = vec![None; 3 - by_depth.len()];
+        loop_members.extend(by_depth.iter().map(|&m| Some(m)));
+
+        let name = |m: Option<usize>| FeatureLoop {
+            name: m.map_or("-".to_string(), |m| member_name(stmt, &rows[m], m)),
+            member: m,
+        };
+        let locality = intra_members.clone().map_into(|m| match m {
+            Some(m) => locality_along(stmt, dirs[m].as_deref()),
+            None => locality_along(stmt, None),
+        });
+        let reads = stmt.accesses.iter().filter(|a| !a.write).count() as u32;
+
+        let member_set = member_set(scop, stmt, &rows, &loop_members);
+        let structure = loop_structure(scop, stmt, &rows, &loop_members)?;
+        Ok(Kernel {
+            statement: stmt.name.clone(),
+            statement_line: stmt.line,
+            params: scop.params.clone(),
+            loops: loop_members.map_into(name),
+            intra: intra_members.map_into(name),
+            structure,
+            locality,
+            on: reads + 1,
+            member_set,
+            spans: spans(stmt, &dirs),
+        })
+    }
+
+    /// PS1..PS3 at the given sizes: the number of values each feature loop takes.
+    pub fn extents(&self, sizes: &Sizes) -> Result<[i64; 3], PolyError> {
+        let ctx = Context::alloc();
+        let set = Set::read_from_str(&ctx, &self.member_set)
+            .map_err(|e| crate::poly::isl_err("feature-loop set", &self.member_set, e))?
+            .intersect_params(Set::read_from_str(&ctx, &sizes.isl_params())?)?;
+        if set.is_empty()? {
+            return Err(PolyError(format!("statement {} executes no iteration at {sizes}", self.statement)));
+        }
+        let mut ps = [1i64; 3];
+        for (k, p) in ps.iter_mut().enumerate() {
+            let hi = set.copy()?.dim_max_val(k as i32)?;
+            let lo = set.copy()?.dim_min_val(k as i32)?;
+            if !hi.is_int()? || !lo.is_int()? {
+                return Err(PolyError(format!("loop {} is unbounded at {sizes}", self.loops[k].name)));
+            }
+            *p = hi.get_num_si()? - lo.get_num_si()? + 1;
+        }
+        Ok(ps)
+    }
+
+    /// Tile size of feature loop `l` from per-band-member sizes (the last
+    /// given size repeats, as in `--tile`).
+    fn tile_of(&self, l: &FeatureLoop, tile: &[usize]) -> f64 {
+        l.member.map_or(1.0, |m| tile.get(m).or(tile.last()).copied().unwrap_or(1) as f64)
+    }
+
+    /// The feature vector of one candidate tile, in `set`'s order.
+    pub fn vector(&self, set: FeatureSet, ps: &[i64; 3], tile: &[usize], caches: &Caches) -> Vec<f64> {
+        let ts: [f64; 3] = std::array::from_fn(|k| self.tile_of(&self.loops[k], tile));
+        let real: Vec<f64> = (0..3).filter(|&k| self.loops[k].member.is_some()).map(|k| ts[k]).collect();
+        let cubic = if real.windows(2).all(|w| w[0] == w[1]) {
+            real.first().copied().unwrap_or(1.0)
+        } else {
+            real.iter().product::<f64>().powf(1.0 / real.len() as f64).round()
+        };
+        let mut v = Vec::with_capacity(set.len());
+        v.extend(ps.iter().map(|&p| p as f64));
+        v.push(cubic);
+        v.extend(self.structure.iter().map(|&b| f64::from(u8::from(b))));
+        for l in &self.locality {
+            v.extend([l.rp, l.rnp, l.ri, l.wp, l.wnp, l.wi].map(f64::from));
+        }
+        v.push(f64::from(self.on));
+        if set == FeatureSet::Extended {
+            v.extend(ts);
+            let ws = self.working_set(tile) as f64;
+            v.push(ws / caches.l1d as f64);
+            v.push(ws / caches.l2 as f64);
+            let padded: f64 = (0..3).map(|k| ps[k] as f64 / ((ps[k] as f64 / ts[k]).ceil() * ts[k])).product::<f64>();
+            v.push(1.0 - padded);
+            v.push(ps.iter().map(|&p| (p as f64).ln()).sum());
+            v.push((0..3).map(|k| (ps[k] as f64 / ts[k]).ceil().ln()).sum());
+        }
+        v
+    }
+
+    /// Bytes one tile of the dominant statement touches: per distinct
+    /// reference, the product over subscripts of the range they sweep.
+    pub fn working_set(&self, tile: &[usize]) -> u64 {
+        let t = |m: usize| tile.get(m).or(tile.last()).copied().unwrap_or(1) as f64;
+        let elems: f64 = self
+            .spans
+            .iter()
+            .map(|subs| {
+                subs.iter()
+                    .map(|per| 1.0 + per.iter().enumerate().map(|(m, s)| s * (t(m) - 1.0)).sum::<f64>())
+                    .product::<f64>()
+            })
+            .sum();
+        (elems * ELEMENT_BYTES as f64) as u64
+    }
+}
+
+/// The paper's candidate cubic tile sizes (eq. 1-2): multiples of the cache
+/// line in elements, up to the tile whose square fits L2 and at most half
+/// the smallest extent. Always at least one candidate.
+pub fn candidates(ps: &[i64; 3], caches: &Caches) -> Vec<usize> {
+    let cls = (caches.line / ELEMENT_BYTES).max(1) as usize;
+    let l2_side = ((caches.l2 / ELEMENT_BYTES) as f64).sqrt().floor() as usize;
+    let ps_min = ps.iter().copied().filter(|&p| p > 1).min().unwrap_or(1) as usize;
+    let ul = l2_side.min(ps_min / 2);
+    (1..=(ul / cls).max(1)).map(|k| k * cls).collect()
+}
+
+/// Picks the dominant statement, its band rows and its intra-tile order.
+fn dominant(scop: &Scop, bands: &[Band]) -> Result<(usize, Vec<Row>, Vec<usize>), PolyError> {
+    let key = |s: usize| {
+        let st = &scop.statements[s];
+        (st.iterators.len(), st.accesses.len(), std::cmp::Reverse(s))
+    };
+    let tiled = bands
+        .iter()
+        .filter(|b| b.tiled)
+        .flat_map(|b| {
+            b.rows.iter().filter_map(move |(s, r)| r.as_ref().map(|r| (*s, r.clone(), b.point_order.clone())))
+        })
+        .max_by_key(|(s, _, _)| key(*s));
+    if let Some(t) = tiled {
+        return Ok(t);
+    }
+    // No tiled band: the deepest statement in its own loop order.
+    let s = (0..scop.statements.len())
+        .max_by_key(|&s| key(s))
+        .ok_or_else(|| PolyError("the SCoP has no statement".into()))?;
+    let n = scop.statements[s].iterators.len();
+    let rows = (0..n).map(|j| ((0..n).map(|c| i64::from(c == j)).collect(), 0)).collect();
+    Ok((s, rows, (0..n).collect()))
+}
+
+fn member_name(stmt: &Statement, row: &Row, m: usize) -> String {
+    match single_iterator(row) {
+        Some((j, 1)) if row.1 == 0 => stmt.iterators[j].clone(),
+        _ => format!("c{m}"),
+    }
+}
+
+fn locality_along(stmt: &Statement, dir: Option<&[f64]>) -> Locality {
+    let mut l = Locality::default();
+    for a in &stmt.accesses {
+        let stride = classify(stmt, a, dir);
+        let slot = match (a.write, stride) {
+            (false, Stride::Unit) => &mut l.rp,
+            (false, Stride::Other) => &mut l.rnp,
+            (false, Stride::Invariant) => &mut l.ri,
+            (true, Stride::Unit) => &mut l.wp,
+            (true, Stride::Other) => &mut l.wnp,
+            (true, Stride::Invariant) => &mut l.wi,
+        };
+        *slot += 1;
+    }
+    l
+}
+
+/// `m0 = 2*i + -1*j + 3`.
+fn row_isl(stmt: &Statement, row: &Row) -> String {
+    let mut terms: Vec<String> =
+        row.0.iter().zip(&stmt.iterators).filter(|(c, _)| **c != 0).map(|(c, it)| format!("{c}*{it}")).collect();
+    terms.push(row.1.to_string());
+    terms.join(" + ")
+}
+
+/// `[P] -> { [tss_m0, .., tss_m{n-1}] -> [tss_mn] : exists (iters : dom and m = rows) }`
+/// with `split` dims on the input side (0 gives a set over all three).
+fn loops_isl(
+    scop: &Scop,
+    stmt: &Statement,
+    rows: &[Row],
+    members: &[Option<usize>],
+    split: usize,
+    last: usize,
+) -> String {
+    let m: Vec<String> = (0..=last).map(|k| format!("tss_m{k}")).collect();
+    let mut cons: Vec<String> = stmt.constraints.clone();
+    for (k, mem) in members.iter().enumerate().take(last + 1) {
+        cons.push(match mem {
+            Some(mm) => format!("{} = {}", m[k], row_isl(stmt, &rows[*mm])),
+            None => format!("{} = 0", m[k]),
+        });
+    }
+    let body = if stmt.iterators.is_empty() {
+        cons.join(" and ")
+    } else {
+        format!("exists ({} : {})", stmt.iterators.join(", "), cons.join(" and "))
+    };
+    let tuple = if split == 0 {
+        format!("[{}]", m.join(", "))
+    } else {
+        format!("[{}] -> [{}]", m[..split].join(", "), m[split..].join(", "))
+    };
+    format!("{}{{ {tuple} : {body} }}", scop.param_prefix())
+}
+
+fn member_set(scop: &Scop, stmt: &Statement, rows: &[Row], members: &[Option<usize>]) -> String {
+    loops_isl(scop, stmt, rows, members, 0, 2)
+}
+
+/// Table 3's bits: does loop k start at 0, or at an outer feature loop?
+/// Read from the lexicographic minimum of loop k given the outer loops.
+fn loop_structure(
+    scop: &Scop,
+    stmt: &Statement,
+    rows: &[Row],
+    members: &[Option<usize>],
+) -> Result<[bool; 6], PolyError> {
+    let ctx = Context::alloc();
+    let mut starts: Vec<(bool, Vec<bool>)> = Vec::new();
+    for k in 0..3 {
+        if k == 0 {
+            let text = loops_isl(scop, stmt, rows, members, 0, 0);
+            let set = Set::read_from_str(&ctx, &text).map_err(|e| crate::poly::isl_err("loop set", &text, e))?;
+            let min = set.copy()?.lexmin()?;
+            let zero = Set::read_from_str(&ctx, &format!("{}{{ [0] }}", scop.param_prefix()))?
+                .intersect_params(min.copy()?.params()?)?;
+            starts.push((min.is_equal(&zero)?, Vec::new()));
+            continue;
+        }
+        let text = loops_isl(scop, stmt, rows, members, k, k);
+        let map = Map::read_from_str(&ctx, &text).map_err(|e| crate::poly::isl_err("loop map", &text, e))?;
+        let min = map.lexmin()?;
+        let outer: Vec<String> = (0..k).map(|j| format!("tss_m{j}")).collect();
+        let is = |value: &str| -> Result<bool, PolyError> {
+            let cand = format!("{}{{ [{}] -> [{value}] }}", scop.param_prefix(), outer.join(", "));
+            let cand = Map::read_from_str(&ctx, &cand)?.intersect_domain(min.copy()?.domain()?)?;
+            Ok(min.is_equal(&cand)?)
+        };
+        let zero = is("0")?;
+        let eq: Vec<bool> =
+            (0..k).map(|j| Ok(!zero && members[j].is_some() && is(&outer[j])?)).collect::<Result<_, PolyError>>()?;
+        starts.push((zero, eq));
+    }
+    Ok([starts[0].0, starts[1].0, starts[1].1[0], starts[2].0, starts[2].1[0], starts[2].1[1]])
+}
+
+/// Per distinct reference of `stmt`, per subscript, per band member: |step|.
+fn spans(stmt: &Statement, dirs: &[Option<Vec<f64>>]) -> Vec<Vec<Vec<f64>>> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for a in &stmt.accesses {
+        let key = format!("{}{:?}", a.array, a.subscripts.iter().map(|s| s.isl()).collect::<Vec<_>>());
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let subs = a
+            .subscripts
+            .iter()
+            .map(|sub| {
+                dirs.iter()
+                    .map(|dir| match (sub.linear(), dir) {
+                        (Some(lin), Some(dir)) => {
+                            stmt.iterators.iter().zip(dir).map(|(it, x)| lin.coeff(it) as f64 * x).sum::<f64>().abs()
+                        }
+                        (None, Some(_)) => 1.0,
+                        (_, None) => 0.0,
+                    })
+                    .collect()
+            })
+            .collect();
+        out.push(subs);
+    }
+    out
+}
+
+/// `Vec` of exactly three -> array, mapped.
+trait MapInto<T> {
+    fn map_into<U>(self, f: impl FnMut(T) -> U) -> [U; 3];
+}
+
+impl<T> MapInto<T> for Vec<T> {
+    fn map_into<U>(self, f: impl FnMut(T) -> U) -> [U; 3] {
+        let v: Vec<U> = self.into_iter().map(f).collect();
+        v.try_into().unwrap_or_else(|_| unreachable!("feature loops are padded to three"))
+    }
+}
+
+#[cfg(test)]
+mod tests;

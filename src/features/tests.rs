@@ -1,0 +1,159 @@
+//! Tables 3 and 4 of the paper, reproduced from the kernels in `polybench/`.
+
+use std::path::Path;
+
+use super::*;
+use crate::analyze;
+
+fn kernel(rel: &str) -> Kernel {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench").join(rel);
+    let src = std::fs::read_to_string(&path).unwrap();
+    analyze(&path, &src, false).unwrap().kernel
+}
+
+fn kernel_src(src: &str) -> Kernel {
+    analyze(Path::new("t.c"), src, false).unwrap().kernel
+}
+
+fn bits(b: [u8; 6]) -> [bool; 6] {
+    b.map(|x| x == 1)
+}
+
+#[test]
+fn table3_loop_structure() {
+    let table = [
+        ("matmul", [1, 1, 0, 1, 0, 0]),
+        ("tmm", [1, 0, 1, 0, 1, 0]),
+        ("dsyrk", [1, 1, 0, 0, 0, 1]),
+        ("dsyr2k", [1, 1, 0, 0, 0, 1]),
+        ("trmm", [1, 0, 1, 0, 1, 0]),
+        ("gemm", [1, 1, 0, 1, 0, 0]),
+    ];
+    for (name, row) in table {
+        let k = kernel(&format!("paper/{name}.c"));
+        assert_eq!(k.structure, bits(row), "{name}: loops {:?}", k.loops);
+    }
+}
+
+fn loc(l: &Locality) -> [u32; 6] {
+    [l.rp, l.rnp, l.ri, l.wp, l.wnp, l.wi]
+}
+
+#[test]
+fn table4_matmul() {
+    let k = kernel("paper/matmul.c");
+    let intra: Vec<&str> = k.intra.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(intra, ["i", "k", "j"]);
+    assert_eq!(k.on, 4);
+    assert_eq!(loc(&k.locality[2]), [2, 0, 1, 1, 0, 0]); // L3 (j)
+    assert_eq!(loc(&k.locality[1]), [1, 1, 1, 0, 0, 1]); // L2 (k)
+    assert_eq!(loc(&k.locality[0]), [0, 2, 1, 0, 1, 0]); // L1 (i)
+}
+
+#[test]
+fn table4_dsyr2k() {
+    let k = kernel("paper/dsyr2k.c");
+    let intra: Vec<&str> = k.intra.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(intra, ["i", "j", "k"]);
+    assert_eq!(k.on, 6);
+    assert_eq!(loc(&k.locality[2]), [3, 0, 2, 1, 0, 0]); // L3 (k)
+    assert_eq!(loc(&k.locality[1]), [2, 1, 2, 0, 1, 0]); // L2 (j)
+    assert_eq!(loc(&k.locality[0]), [0, 4, 1, 0, 0, 1]); // L1 (i)
+}
+
+#[test]
+fn every_row_has_on_minus_one_reads() {
+    for name in ["matmul", "gemm", "dsyrk", "dsyr2k", "tmm", "trmm"] {
+        let k = kernel(&format!("paper/{name}.c"));
+        for l in &k.locality {
+            assert_eq!(l.rp + l.rnp + l.ri, k.on - 1, "{name}");
+            assert_eq!(l.wp + l.wnp + l.wi, 1, "{name}");
+        }
+    }
+}
+
+#[test]
+fn permuted_matmul_gets_its_own_intra_tile_order() {
+    // j, k, i source order: i is no longer the outer loop; the stride-1 loop
+    // j still goes innermost, and the rest keep source order (k, i).
+    let src = "#pragma scop\nfor (j = 0; j < NJ; j++)\n for (k = 0; k < NK; k++)\n  for (i = 0; i < NI; i++)\n   C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n";
+    let k = kernel_src(src);
+    let intra: Vec<&str> = k.intra.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(intra, ["k", "i", "j"]);
+    assert_eq!(loc(&k.locality[2]), [2, 0, 1, 1, 0, 0]); // j innermost, as in matmul
+    assert_eq!(loc(&k.locality[1]), [0, 2, 1, 0, 1, 0]); // i
+    assert_eq!(loc(&k.locality[0]), [1, 1, 1, 0, 0, 1]); // k
+    let loops: Vec<&str> = k.loops.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(loops, ["j", "k", "i"]);
+}
+
+#[test]
+fn extents_follow_tile_loop_order() {
+    let k = kernel("paper/dsyr2k.c");
+    let sizes = Sizes::resolve(&k.params, &Sizes::parse_pairs("NI=1500,NJ=1300").unwrap()).unwrap();
+    assert_eq!(k.extents(&sizes).unwrap(), [1500, 1300, 1300]);
+    let k = kernel("paper/tmm.c");
+    let sizes = Sizes::resolve(&k.params, &Sizes::parse_pairs("NI=1100,NJ=1300,NK=1200").unwrap()).unwrap();
+    assert_eq!(k.extents(&sizes).unwrap(), [1100, 1300, 1200]);
+}
+
+#[test]
+fn candidates_follow_eq_1_2() {
+    let c = Caches { l1d: 32 << 10, l2: 256 << 10, line: 64 };
+    // sqrt(256K / 8) = 181 -> 22 multiples of 8 when the nest is large.
+    let v = candidates(&[1500, 1300, 1100], &c);
+    assert_eq!((v.len(), v[0], *v.last().unwrap()), (22, 8, 176));
+    // Small extents cap the tile at half the smallest one.
+    assert_eq!(candidates(&[100, 40, 1000], &c), vec![8, 16]);
+    assert_eq!(candidates(&[3, 3, 3], &c), vec![8]);
+    let c = Caches { l2: 1 << 20, ..c };
+    assert_eq!(candidates(&[1500, 1300, 1100], &c).len(), 45);
+}
+
+#[test]
+fn vectors_have_the_set_length_and_order() {
+    let k = kernel("paper/matmul.c");
+    let c = Caches::PAPER;
+    let v = k.vector(FeatureSet::Paper, &[1500, 1300, 1100], &[64], &c);
+    assert_eq!(v.len(), 29);
+    assert_eq!(&v[..4], &[1500.0, 1300.0, 1100.0, 64.0]);
+    assert_eq!(v[28], 4.0);
+    let e = k.vector(FeatureSet::Extended, &[1500, 1300, 1100], &[16, 64, 8], &c);
+    assert_eq!(e.len(), FeatureSet::Extended.len());
+    assert_eq!(&e[29..32], &[16.0, 64.0, 8.0]);
+    // Working set of a 16x64x8 matmul tile: C 16x64 + A 16x8 + B 8x64 doubles.
+    assert_eq!(k.working_set(&[16, 64, 8]), (16 * 64 + 16 * 8 + 8 * 64) * 8);
+}
+
+#[test]
+fn other_kernels_get_full_vectors() {
+    for rel in [
+        "linear-algebra/gemm.c",
+        "linear-algebra/2mm.c",
+        "linear-algebra/3mm.c",
+        "linear-algebra/symm.c",
+        "linear-algebra/trmm.c",
+        "stencils/jacobi-2d.c",
+        "stencils/seidel-2d.c",
+    ] {
+        let k = kernel(rel);
+        let pairs: Vec<(String, i64)> = k.params.iter().map(|p| (p.clone(), 200)).collect();
+        let sizes = Sizes::resolve(&k.params, &pairs).unwrap();
+        let ps = k.extents(&sizes).unwrap();
+        assert!(ps.iter().all(|&p| p >= 1), "{rel}: {ps:?}");
+        let v = k.vector(FeatureSet::Extended, &ps, &[32], &Caches::PAPER);
+        assert!(v.iter().all(|x| x.is_finite()), "{rel}: {v:?}");
+    }
+    // PolyBench gemm: the features describe the += statement, not *= beta.
+    let k = kernel("linear-algebra/gemm.c");
+    assert_eq!(k.on, 4);
+}
+
+#[test]
+fn shallow_nest_is_padded() {
+    let src = "#pragma scop\nfor (i = 0; i < N; i++)\n  x[i] = y[i] + 1;\n#pragma endscop\n";
+    let k = kernel_src(src);
+    assert_eq!(k.loops[0].member, None);
+    let sizes = Sizes::resolve(&k.params, &[("N".into(), 100)]).unwrap();
+    assert_eq!(k.extents(&sizes).unwrap(), [1, 1, 100]);
+}
