@@ -9,9 +9,12 @@
 //! is a thin command-line layer over it.
 
 pub mod codegen;
+pub mod collect;
+pub mod dataset;
 pub mod error;
 pub mod features;
 pub mod frontend;
+pub mod harness;
 pub mod instance;
 pub mod machine;
 pub mod poly;
@@ -37,6 +40,8 @@ pub struct ScopReport {
     pub schedule: String,
     pub bands: Vec<Band>,
     pub tile_dims: usize,
+    /// The tiled code that replaces this SCoP's region.
+    pub code: String,
 }
 
 /// Tiles every SCoP of `src` (the text of `file`) and returns the new file
@@ -145,8 +150,20 @@ pub fn tile_scop(scop: &Scop, opts: &TileOptions) -> Result<(String, ScopReport)
         schedule: schedule.get_map()?.to_str()?.to_string(),
         bands: tiled.bands.clone(),
         tile_dims: tiled.tile_dims,
+        code: code.clone(),
     };
     Ok((code, report))
+}
+
+/// The untiled baseline of a SCoP as C code in the original loop order; with
+/// `parallel`, each nest's outer loop carries `omp parallel for` when legal.
+pub fn untiled_scop(scop: &Scop, parallel: bool) -> Result<String, PolyError> {
+    let ctx = Context::alloc();
+    Options::set_on_error(&ctx, 1)?;
+    let model = Model::build(&ctx, scop)?;
+    let deps = Dependences::compute(&model)?;
+    let sched = poly::baseline::untiled(&ctx, scop, &model, &deps)?;
+    codegen::generate(&ctx, scop, &sched, &TileOptions { parallel, ..TileOptions::default() })
 }
 
 /// Human-readable `--explain` text for the reports of one file.

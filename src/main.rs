@@ -4,7 +4,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use std::time::Duration;
+
 use tss::features::{FeatureSet, candidates};
+use tss::harness::compile::Compiler;
+use tss::harness::session::{Policy, Session};
+use tss::harness::{Mode, Variant};
 use tss::instance::Sizes;
 use tss::machine::{Caches, parse_bytes};
 use tss::{Error, TileOptions};
@@ -65,6 +70,86 @@ enum Command {
         #[command(flatten)]
         caches: CacheArgs,
     },
+    /// Compile and time one tiled variant on this machine ($CC, $CFLAGS,
+    /// default `cc -O3 -march=native`), checked against the untiled code.
+    Measure {
+        file: PathBuf,
+        /// Problem sizes, e.g. `NI=1500,NJ=1300,NK=1100`.
+        #[arg(long, value_name = "NAME=VALUE,...")]
+        size: String,
+        /// Tile sizes (`64` or `64,32,128`); repeat to time several.
+        #[arg(long, value_name = "SIZES", required = true)]
+        tile: Vec<String>,
+        /// OpenMP on the outer parallel tile loop, one thread per core.
+        #[arg(long)]
+        parallel: bool,
+        /// Also report the untiled baseline's time (repeated like a candidate).
+        #[arg(long)]
+        baseline: bool,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        timing: TimingArgs,
+    },
+    /// Time every candidate tile of random instances of each kernel and
+    /// append the rows to a CSV dataset. Rerunning the same command resumes.
+    Collect {
+        /// Kernel files (or directories of `.c` files), comma-separated or repeated.
+        #[arg(long, value_delimiter = ',', required = true, value_name = "FILES")]
+        kernels: Vec<PathBuf>,
+        /// Instances (random problem sizes) per kernel.
+        #[arg(long, default_value_t = 10)]
+        instances: usize,
+        /// Seed of the problem sizes (use different seeds for training and test sets).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Range every problem size is drawn from (the paper's 1024..2048).
+        #[arg(long, default_value = "1024..2048", value_name = "LO..HI")]
+        range: String,
+        /// Output CSV (appended to; created with a header).
+        #[arg(long)]
+        out: PathBuf,
+        /// OpenMP on the outer parallel tile loop, one thread per core.
+        #[arg(long)]
+        parallel: bool,
+        /// Repeat the untiled baseline like a candidate (for test sets).
+        #[arg(long)]
+        baseline: bool,
+        /// Random non-cubic tiles per instance, on top of the cubic candidates.
+        #[arg(long, default_value_t = 0)]
+        non_cubic: usize,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+        #[command(flatten)]
+        timing: TimingArgs,
+        #[command(flatten)]
+        caches: CacheArgs,
+    },
+    /// Internal: the measurement worker (reads a job on stdin).
+    #[command(hide = true)]
+    Worker,
+}
+
+/// How to time (shared by measure and collect).
+#[derive(Args, Clone, Debug)]
+struct TimingArgs {
+    /// Timed runs for candidates within --near of the best (others run once).
+    #[arg(long, default_value_t = 3)]
+    reps: usize,
+    /// Repeat a candidate only while its time is within this factor of the best seen.
+    #[arg(long, default_value_t = 1.25)]
+    near: f64,
+    /// Seconds before a candidate counts as hung (its worker is killed).
+    #[arg(long, default_value_t = 120)]
+    timeout: u64,
+}
+
+impl TimingArgs {
+    fn policy(&self) -> Policy {
+        Policy { reps: self.reps.max(1), near: self.near.max(1.0), timeout: Duration::from_secs(self.timeout.max(1)) }
+    }
 }
 
 /// Cache geometry overrides (default: this machine's, from sysfs).
@@ -130,6 +215,50 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Features { file, size, tile, set, json, caches } => {
             features(&file, &size, &tile, set, json, &caches.resolve())
         }
+        Command::Measure { file, size, tile, parallel, baseline, json, timing } => {
+            measure(&file, &size, &tile, parallel, baseline, json, &timing)
+        }
+        Command::Collect {
+            kernels,
+            instances,
+            seed,
+            range,
+            out,
+            parallel,
+            baseline,
+            non_cubic,
+            quiet,
+            timing,
+            caches,
+        } => {
+            let plan = tss::collect::Plan {
+                kernels: kernel_files(&kernels)?,
+                instances,
+                seed,
+                range: parse_range(&range)?,
+                mode: Mode::from_parallel(parallel),
+                baseline,
+                non_cubic,
+                caches: caches.resolve(),
+                policy: timing.policy(),
+                out: out.clone(),
+                progress: !quiet,
+            };
+            let s = tss::collect::collect(&plan)?;
+            eprintln!(
+                "tss: {}: {} rows measured, {} failed, {} already there; {:.0} s wall for {:.0} s of kernel runs ({:.2}x)",
+                out.display(),
+                s.measured,
+                s.failed,
+                s.skipped,
+                s.wall_seconds,
+                s.kernel_seconds,
+                if s.kernel_seconds > 0.0 { s.wall_seconds / s.kernel_seconds } else { 0.0 }
+            );
+            Ok(())
+        }
+        Command::Worker => tss::harness::worker::serve(std::io::stdin().lock(), std::io::stdout().lock())
+            .map_err(|e| Error::Usage(format!("worker: {e}"))),
     }
 }
 
@@ -181,6 +310,93 @@ fn features(
         }
     }
     Ok(())
+}
+
+fn measure(
+    file: &Path,
+    size: &str,
+    tiles: &[String],
+    parallel: bool,
+    baseline: bool,
+    json: bool,
+    timing: &TimingArgs,
+) -> Result<(), Error> {
+    let a = tss::analyze(file, &read(file)?, parallel)?;
+    let sizes = Sizes::parse_pairs(size).and_then(|p| Sizes::resolve(&a.scop.params, &p)).map_err(Error::Usage)?;
+    let mut variants: Vec<Variant> =
+        tiles.iter().map(|t| parse_sizes(t).map(Variant::Tiled)).collect::<Result<_, _>>()?;
+    if baseline {
+        variants.insert(0, Variant::Untiled);
+    }
+    let compiler = Compiler::from_env().map_err(Error::Usage)?;
+    let policy = timing.policy();
+    let session = Session::new(&a, Mode::from_parallel(parallel), compiler, policy).map_err(Error::Usage)?;
+    let mut results = Vec::new();
+    session
+        .measure(&sizes, &variants, None, if baseline { policy.reps } else { 1 }, |v, t| {
+            if !json {
+                eprintln!("tss: {v}: {} {}", t.status, t.median().map_or(String::new(), |m| format!("{m:.4} s")));
+            }
+            results.push((v.clone(), t));
+        })
+        .map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?;
+    let base = results.iter().find(|(v, _)| *v == Variant::Untiled).and_then(|(_, t)| t.median());
+    if json {
+        let rows: Vec<serde_json::Value> = results
+            .iter()
+            .filter(|(v, _)| baseline || *v != Variant::Untiled)
+            .map(|(v, t)| {
+                serde_json::json!({
+                    "variant": v.to_string(), "status": t.status.to_string(), "times": t.times,
+                    "min": t.min(), "median": t.median(), "checksum": t.checksum, "detail": t.detail,
+                    "speedup": base.zip(t.median()).map(|(b, m)| b / m),
+                })
+            })
+            .collect();
+        let out = serde_json::json!({ "file": file.display().to_string(), "sizes": sizes.to_string(),
+            "mode": Mode::from_parallel(parallel).to_string(), "cc": session.compiler.version,
+            "cflags": session.compiler.flags(), "results": rows });
+        println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+    } else {
+        println!("# {} {sizes} ({}; {} {})", file.display(), Mode::from_parallel(parallel), session.compiler.cc, session.compiler.flags());
+        println!("variant\tstatus\tmin_s\tmedian_s\truns\tspeedup");
+        for (v, t) in results.iter().filter(|(v, _)| baseline || *v != Variant::Untiled) {
+            let f = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.4}"));
+            let sp = base.zip(t.median()).map(|(b, m)| b / m);
+            println!("{v}\t{}\t{}\t{}\t{}\t{}", t.status, f(t.min()), f(t.median()), t.times.len(), f(sp));
+        }
+    }
+    Ok(())
+}
+
+/// `1024..2048` -> (1024, 2048).
+fn parse_range(s: &str) -> Result<(i64, i64), Error> {
+    let bad = || Error::Usage(format!("--range: '{s}' is not LO..HI with 1 <= LO <= HI"));
+    let (lo, hi) = s.split_once("..").ok_or_else(bad)?;
+    let (lo, hi): (i64, i64) = (lo.trim().parse().map_err(|_| bad())?, hi.trim().parse().map_err(|_| bad())?);
+    if lo < 1 || hi < lo {
+        return Err(bad());
+    }
+    Ok((lo, hi))
+}
+
+/// Files as given; directories expand to their `.c` files, sorted.
+fn kernel_files(items: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut out = Vec::new();
+    for p in items {
+        if p.is_dir() {
+            let rd = std::fs::read_dir(p).map_err(|source| Error::Io { path: p.clone(), source })?;
+            let mut v: Vec<PathBuf> =
+                rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|f| f.extension().is_some_and(|e| e == "c")).collect();
+            v.sort();
+            out.extend(v);
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(Error::Io { path: p.clone(), source: std::io::Error::from(std::io::ErrorKind::NotFound) });
+        }
+    }
+    Ok(out)
 }
 
 /// Integers print as integers, ratios with four significant decimals.

@@ -33,6 +33,8 @@ pub struct Region {
     pub line: usize,
     /// Indentation of the `#pragma scop` line, reused for the generated code.
     pub indent: String,
+    /// Byte range of the code between the two pragma lines.
+    pub body: (usize, usize),
 }
 
 /// One static control part: the statements of a region and their model.
@@ -44,6 +46,9 @@ pub struct Scop {
     pub statements: Vec<Statement>,
     /// Every identifier written in the region (generated names must avoid them).
     pub identifiers: BTreeSet<String>,
+    /// Scalars the statements read but never write (`alpha`, `beta`): inputs
+    /// a driver must supply. All-capital names are taken for macros.
+    pub scalars: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -148,7 +153,7 @@ fn find_regions(src: &str) -> Result<Vec<(Region, Body)>, SourceError> {
                     msg: "'#pragma endscop' without '#pragma scop'".into(),
                 });
             };
-            let region = Region { start, end: offset + line.len(), line: l, indent };
+            let region = Region { start, end: offset + line.len(), line: l, indent, body: (body, offset) };
             out.push((region, (body, offset, l + 1)));
         }
         offset += line.len();
@@ -349,12 +354,21 @@ impl Builder<'_> {
             .collect();
         let arrays: BTreeSet<String> =
             self.stmts.iter().flat_map(|s| s.accesses.iter().map(|a| a.array.clone())).collect();
+        let mut scalars: Vec<String> = Vec::new();
         for (s, &(a, b)) in self.stmts.iter_mut().zip(&self.rhs) {
             for k in a..b {
                 if let Tok::Ident(n) = &self.toks[k].tok {
                     let is_call_or_array = matches!(self.toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("(" | "[")));
                     if written.contains(n) && !is_call_or_array {
                         s.accesses.push(Access { array: n.clone(), write: false, subscripts: Vec::new() });
+                    } else if !is_call_or_array
+                        && !arrays.contains(n)
+                        && !s.iterators.contains(n)
+                        && !self.params.contains(n)
+                        && !scalars.contains(n)
+                        && n.chars().any(|c| c.is_ascii_lowercase())
+                    {
+                        scalars.push(n.clone());
                     }
                 }
             }
@@ -364,7 +378,7 @@ impl Builder<'_> {
                 self.err_at_ident(p, format!("'{p}' is used as a size or subscript but also assigned in the SCoP"))
             );
         }
-        Ok(Scop { region, params: self.params, statements: self.stmts, identifiers })
+        Ok(Scop { region, params: self.params, statements: self.stmts, identifiers, scalars })
     }
 }
 

@@ -6,6 +6,7 @@
 //! Pluto-style scheduler, and [`tile`] turns its permutable bands into a
 //! parametrically tiled schedule ready for code generation.
 
+pub mod baseline;
 pub mod deps;
 pub mod ffi;
 pub mod locality;

@@ -1,0 +1,223 @@
+//! Exhaustive data collection: every candidate tile of random instances of
+//! each kernel, timed and checked, appended to a dataset file.
+//!
+//! Resumable by construction: the sweep is a pure function of the kernels,
+//! seed, instance count and options, and rows already in the output file are
+//! skipped, so rerunning the same command after a kill continues where it
+//! stopped. Instances are visited instance-major (instance 0 of every
+//! kernel, then instance 1, ...) so a partial collection covers all kernels.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::dataset::{Appender, Meta, Record};
+use crate::features::{FeatureSet, candidates};
+use crate::harness::compile::Compiler;
+use crate::harness::session::{Policy, Session};
+use crate::harness::{Mode, Status, Timing, Variant};
+use crate::instance::Sizes;
+use crate::machine::{Caches, MachineInfo};
+use crate::{Analysis, Error};
+
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub kernels: Vec<PathBuf>,
+    pub instances: usize,
+    pub seed: u64,
+    /// Inclusive range every parameter is drawn from.
+    pub range: (i64, i64),
+    pub mode: Mode,
+    /// Repeat the untiled baseline like a candidate (test sets need it).
+    pub baseline: bool,
+    /// Extra random non-cubic tiles per instance.
+    pub non_cubic: usize,
+    pub caches: Caches,
+    pub policy: Policy,
+    pub out: PathBuf,
+    pub progress: bool,
+}
+
+/// What a finished (or resumed) sweep did.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub measured: usize,
+    pub skipped: usize,
+    pub failed: usize,
+    pub wall_seconds: f64,
+    /// Sum of the measured kernel run times.
+    pub kernel_seconds: f64,
+}
+
+/// The problem sizes of instance `k` of `kernel`: seeded, reproducible.
+pub fn draw_sizes(params: &[String], kernel: &str, seed: u64, k: usize, range: (i64, i64)) -> Sizes {
+    let mix = kernel.bytes().fold(seed ^ 0x9e37_79b9_7f4a_7c15, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let mut rng = StdRng::seed_from_u64(mix.wrapping_add(k as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+    Sizes { values: params.iter().map(|p| (p.clone(), rng.random_range(range.0..=range.1))).collect() }
+}
+
+/// Candidate variants of one instance: the paper's cubic tiles, plus
+/// `non_cubic` random combinations of the same sizes (seeded).
+pub fn variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, non_cubic: usize, seed: u64) -> Vec<Variant> {
+    let cands = candidates(ps, caches);
+    let d = a.tile_dims();
+    let mut out: Vec<Variant> = cands.iter().map(|&t| Variant::Tiled(vec![t; d])).collect();
+    let mut rng = StdRng::seed_from_u64(seed ^ ps.iter().fold(0u64, |h, &p| h.wrapping_mul(31).wrapping_add(p as u64)));
+    let mut tries = 0;
+    while out.len() < cands.len() + non_cubic && d > 1 && cands.len() > 1 && tries < 100 * (non_cubic + 1) {
+        tries += 1;
+        let t: Vec<usize> = (0..d).map(|_| cands[rng.random_range(0..cands.len())]).collect();
+        let v = Variant::Tiled(t);
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+struct Work {
+    kernel: usize,
+    instance: String,
+    sizes: Sizes,
+    ps: [i64; 3],
+    todo: Vec<Variant>,
+    reference: Option<(f64, f64)>,
+}
+
+pub fn collect(plan: &Plan) -> Result<Summary, Error> {
+    let usage = Error::Usage;
+    let mut analyses = Vec::new();
+    for k in &plan.kernels {
+        let src = std::fs::read_to_string(k).map_err(|source| Error::Io { path: k.clone(), source })?;
+        analyses.push(crate::analyze(k, &src, plan.mode.is_parallel())?);
+    }
+    let (mut out, existing) = Appender::open(&plan.out).map_err(usage)?;
+    let done: HashSet<_> = existing.iter().map(Record::key).collect();
+    // Untiled checksum and time per (kernel, mode, sizes), for resumed instances.
+    let refs: HashMap<_, _> = existing
+        .iter()
+        .filter(|r| r.tile == "untiled" && r.status == Status::Ok)
+        .filter_map(|r| Some(((r.kernel.clone(), r.mode.clone(), r.sizes.clone()), (r.checksum?, r.time_median?))))
+        .collect();
+
+    let mode = plan.mode.to_string();
+    let mut work = Vec::new();
+    let mut skipped = 0;
+    for k in 0..plan.instances {
+        for (ki, a) in analyses.iter().enumerate() {
+            let name = stem(&a.file);
+            let sizes = draw_sizes(&a.scop.params, &name, plan.seed, k, plan.range);
+            let ps = a.kernel.extents(&sizes).map_err(|e| Error::Poly { file: a.file.clone(), line: a.scop.region.line, msg: e.0 })?;
+            let mut all = vec![Variant::Untiled];
+            all.extend(variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64)));
+            let key = |v: &Variant| (name.clone(), mode.clone(), sizes.to_string(), v.to_string());
+            let todo: Vec<Variant> = all.into_iter().filter(|v| !done.contains(&key(v))).collect();
+            skipped += 1 + variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64)).len() - todo.len();
+            if todo.is_empty() {
+                continue;
+            }
+            let reference = refs.get(&(name.clone(), mode.clone(), sizes.to_string())).copied();
+            work.push(Work { kernel: ki, instance: format!("{}:{k}", plan.seed), sizes, ps, todo, reference });
+        }
+    }
+
+    let compiler = Compiler::from_env().map_err(usage)?;
+    let info = MachineInfo::detect();
+    let meta = Meta {
+        cpu: info.cpu.clone(),
+        l1d: plan.caches.l1d,
+        l2: plan.caches.l2,
+        line: plan.caches.line,
+        cc: compiler.version.clone(),
+        cflags: compiler.flags(),
+    };
+    let total: usize = work.iter().map(|w| w.todo.len()).sum();
+    let bar = if plan.progress { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} rows, ETA {eta} {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let mut summary = Summary { skipped, ..Summary::default() };
+    let start = Instant::now();
+    let sessions: Vec<Session> = analyses
+        .iter()
+        .map(|a| Session::new(a, plan.mode, compiler.clone(), plan.policy))
+        .collect::<Result<_, _>>()
+        .map_err(usage)?;
+    for w in &work {
+        let a = &analyses[w.kernel];
+        let name = stem(&a.file);
+        bar.set_message(format!("{name} {}", w.sizes));
+        let mut baseline = w.reference.map(|(_, t)| t);
+        let mut failure: Option<String> = None;
+        let base_reps = if plan.baseline { plan.policy.reps } else { 1 };
+        let result = sessions[w.kernel].measure(&w.sizes, &w.todo, w.reference.map(|(c, _)| c), base_reps, |v, t: Timing| {
+            if *v == Variant::Untiled {
+                baseline = t.median();
+                if done.contains(&(name.clone(), mode.clone(), w.sizes.to_string(), v.to_string())) {
+                    return; // re-run only for its checksum: the row exists
+                }
+            }
+            let ts = match v {
+                Variant::Untiled => [1.0; 3],
+                Variant::Tiled(t) => a.kernel.loops.clone().map(|l| l.member.map_or(1.0, |m| t.get(m).or(t.last()).copied().unwrap_or(1) as f64)),
+            };
+            let tile: Vec<usize> = match v {
+                Variant::Untiled => vec![1],
+                Variant::Tiled(t) => t.clone(),
+            };
+            let rec = Record {
+                kernel: name.clone(),
+                mode: mode.clone(),
+                instance: w.instance.clone(),
+                sizes: w.sizes.to_string(),
+                ps: w.ps,
+                tile: v.to_string(),
+                ts,
+                status: t.status,
+                time_min: t.min(),
+                time_median: t.median(),
+                time_spread: t.spread(),
+                reps: t.times.len(),
+                checksum: t.checksum,
+                baseline_time: baseline,
+                features: a.kernel.vector(FeatureSet::Extended, &w.ps, &tile, &plan.caches),
+                meta: meta.clone(),
+                unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+            };
+            summary.kernel_seconds += t.times.iter().sum::<f64>();
+            if t.status == Status::Ok {
+                summary.measured += 1;
+            } else {
+                summary.failed += 1;
+                bar.println(format!("tss: {name} {} tile {v}: {} {}", w.sizes, t.status, t.detail));
+            }
+            if let Err(e) = out.append(&rec) {
+                failure.get_or_insert(e);
+            }
+            bar.inc(1);
+        });
+        if let Some(e) = failure {
+            return Err(Error::Usage(e));
+        }
+        if let Err(e) = result {
+            // The instance cannot be measured (e.g. its baseline crashed): say so and go on.
+            bar.println(format!("tss: {name} {}: {e}", w.sizes));
+            summary.failed += w.todo.len();
+            bar.inc(w.todo.len() as u64);
+        }
+    }
+    bar.finish_and_clear();
+    summary.wall_seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// `polybench/paper/matmul.c` -> `matmul`.
+pub fn stem(p: &Path) -> String {
+    p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}

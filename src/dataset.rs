@@ -1,0 +1,336 @@
+//! The measurement dataset: one CSV row per (kernel, mode, instance, variant).
+//!
+//! Schema (columns found by name when reading, so files stay readable as
+//! columns are added):
+//!
+//! | column | meaning |
+//! |---|---|
+//! | `kernel` | file stem of the kernel (`matmul`) |
+//! | `mode` | `serial` or `parallel` |
+//! | `instance` | `SEED:K`, the K-th instance drawn with that seed |
+//! | `sizes` | parameter values, `ni=1500,nj=1300` |
+//! | `ps1..ps3` | extents of the three feature loops (features PS1..PS3) |
+//! | `tile` | `untiled` or sizes per band member, `32x32x32` |
+//! | `ts1..ts3` | tile sizes of the feature loops (1 for untiled) |
+//! | `status` | `ok`, `wrong` (checksum differs from untiled), `crash`, `timeout`, `compile-error` |
+//! | `time_min`, `time_median` | seconds (empty unless ok or wrong) |
+//! | `time_spread` | (max - min) / median over the runs |
+//! | `reps` | timed runs |
+//! | `checksum` | weighted sum of the written arrays |
+//! | `baseline_time` | median of the instance's untiled run(s) |
+//! | `f_<NAME>` | the `extended` feature vector (its first 29 are the `paper` set) |
+//! | `cpu`, `l1d`, `l2`, `line` | machine: CPU model and cache bytes |
+//! | `cc`, `cflags` | first line of `cc --version`, flags |
+//! | `unix_time` | when the row was measured |
+//!
+//! Appending is crash-safe: each row is one `write` of a whole line followed
+//! by `fsync`; on reopening, a torn last line (a kill mid-write) is cut off,
+//! so a resumed collection neither loses finished rows nor duplicates them.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use crate::features::FeatureSet;
+use crate::harness::Status;
+
+const FIXED: [&str; 18] = [
+    "kernel",
+    "mode",
+    "instance",
+    "sizes",
+    "ps1",
+    "ps2",
+    "ps3",
+    "tile",
+    "ts1",
+    "ts2",
+    "ts3",
+    "status",
+    "time_min",
+    "time_median",
+    "time_spread",
+    "reps",
+    "checksum",
+    "baseline_time",
+];
+const META: [&str; 7] = ["cpu", "l1d", "l2", "line", "cc", "cflags", "unix_time"];
+
+/// Where and with what a row was measured.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Meta {
+    pub cpu: String,
+    pub l1d: u64,
+    pub l2: u64,
+    pub line: u64,
+    pub cc: String,
+    pub cflags: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub kernel: String,
+    pub mode: String,
+    pub instance: String,
+    pub sizes: String,
+    pub ps: [i64; 3],
+    pub tile: String,
+    pub ts: [f64; 3],
+    pub status: Status,
+    pub time_min: Option<f64>,
+    pub time_median: Option<f64>,
+    pub time_spread: Option<f64>,
+    pub reps: usize,
+    pub checksum: Option<f64>,
+    pub baseline_time: Option<f64>,
+    /// The `extended` feature vector.
+    pub features: Vec<f64>,
+    pub meta: Meta,
+    pub unix_time: u64,
+}
+
+impl Record {
+    /// Identity of a measurement: what a resumed sweep must not repeat.
+    pub fn key(&self) -> (String, String, String, String) {
+        (self.kernel.clone(), self.mode.clone(), self.sizes.clone(), self.tile.clone())
+    }
+
+    /// The feature vector of `set` (a prefix of the stored extended one).
+    pub fn features_of(&self, set: FeatureSet) -> &[f64] {
+        &self.features[..set.len().min(self.features.len())]
+    }
+}
+
+pub fn header() -> Vec<String> {
+    let feats = FeatureSet::Extended.names().into_iter().map(|n| format!("f_{n}"));
+    FIXED.iter().map(|s| s.to_string()).chain(feats).chain(META.iter().map(|s| s.to_string())).collect()
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map_or(String::new(), |x| format!("{x:e}"))
+}
+
+fn fields(r: &Record) -> Vec<String> {
+    let mut f = vec![
+        r.kernel.clone(),
+        r.mode.clone(),
+        r.instance.clone(),
+        r.sizes.clone(),
+        r.ps[0].to_string(),
+        r.ps[1].to_string(),
+        r.ps[2].to_string(),
+        r.tile.clone(),
+        r.ts[0].to_string(),
+        r.ts[1].to_string(),
+        r.ts[2].to_string(),
+        r.status.to_string(),
+        opt(r.time_min),
+        opt(r.time_median),
+        opt(r.time_spread),
+        r.reps.to_string(),
+        opt(r.checksum),
+        opt(r.baseline_time),
+    ];
+    f.extend(r.features.iter().map(|x| format!("{x}")));
+    let m = &r.meta;
+    f.extend([
+        m.cpu.clone(),
+        m.l1d.to_string(),
+        m.l2.to_string(),
+        m.line.to_string(),
+        m.cc.clone(),
+        m.cflags.clone(),
+        r.unix_time.to_string(),
+    ]);
+    f
+}
+
+fn csv_line(fields: &[String]) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(fields).expect("writing to memory");
+    w.into_inner().expect("flushing to memory")
+}
+
+/// Reads every complete row of a dataset file.
+pub fn load(path: &Path) -> Result<Vec<Record>, String> {
+    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(path, &text[..complete_len(&text)])
+}
+
+/// Reads several files (e.g. a glob's matches) into one list.
+pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        out.extend(load(p)?);
+    }
+    Ok(out)
+}
+
+/// Length of `text` up to its last newline: a torn last line is not a row.
+fn complete_len(text: &[u8]) -> usize {
+    text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
+}
+
+fn parse(path: &Path, text: &[u8]) -> Result<Vec<Record>, String> {
+    let mut rd = csv::ReaderBuilder::new().has_headers(true).from_reader(text);
+    let head = rd.headers().map_err(|e| format!("{}: {e}", path.display()))?.clone();
+    let col = |name: &str| head.iter().position(|h| h == name);
+    let need = |name: &str| col(name).ok_or_else(|| format!("{}: no column '{name}' (not a tss dataset?)", path.display()));
+    let idx: Vec<usize> = FIXED.iter().map(|n| need(n)).collect::<Result<_, _>>()?;
+    let feat: Vec<Option<usize>> = FeatureSet::Extended.names().iter().map(|n| col(&format!("f_{n}"))).collect();
+    let meta: Vec<Option<usize>> = META.iter().map(|n| col(n)).collect();
+    let mut out = Vec::new();
+    for (row, rec) in rd.records().enumerate() {
+        let line = row + 2;
+        let rec = rec.map_err(|e| format!("{}:{line}: {e}", path.display()))?;
+        let get = |k: usize| rec.get(idx[k]).unwrap_or("");
+        let num = |k: usize| -> Result<Option<f64>, String> {
+            let s = get(k);
+            if s.is_empty() {
+                return Ok(None);
+            }
+            s.parse::<f64>().map(Some).map_err(|_| format!("{}:{line}: {} '{s}' is not a number", path.display(), FIXED[k]))
+        };
+        let int = |k: usize| -> Result<i64, String> {
+            num(k)?.map(|v| v as i64).ok_or_else(|| format!("{}:{line}: empty {}", path.display(), FIXED[k]))
+        };
+        let status: Status = get(11).parse().map_err(|e| format!("{}:{line}: {e}", path.display()))?;
+        let features = feat
+            .iter()
+            .map_while(|c| c.and_then(|c| rec.get(c)).filter(|s| !s.is_empty()))
+            .map(|s| s.parse::<f64>().map_err(|_| format!("{}:{line}: bad feature '{s}'", path.display())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let m = |k: usize| meta[k].and_then(|c| rec.get(c)).unwrap_or("").to_string();
+        out.push(Record {
+            kernel: get(0).into(),
+            mode: get(1).into(),
+            instance: get(2).into(),
+            sizes: get(3).into(),
+            ps: [int(4)?, int(5)?, int(6)?],
+            tile: get(7).into(),
+            ts: [num(8)?.unwrap_or(1.0), num(9)?.unwrap_or(1.0), num(10)?.unwrap_or(1.0)],
+            status,
+            time_min: num(12)?,
+            time_median: num(13)?,
+            time_spread: num(14)?,
+            reps: int(15)? as usize,
+            checksum: num(16)?,
+            baseline_time: num(17)?,
+            features,
+            meta: Meta {
+                cpu: m(0),
+                l1d: m(1).parse().unwrap_or(0),
+                l2: m(2).parse().unwrap_or(0),
+                line: m(3).parse().unwrap_or(0),
+                cc: m(4),
+                cflags: m(5),
+            },
+            unix_time: m(6).parse().unwrap_or(0),
+        });
+    }
+    Ok(out)
+}
+
+/// An open dataset file that rows are appended to.
+pub struct Appender {
+    file: File,
+    pub path: PathBuf,
+}
+
+impl Appender {
+    /// Opens (creating with a header) `path`; returns the rows already there.
+    pub fn open(path: &Path) -> Result<(Appender, Vec<Record>), String> {
+        let err = |e: std::io::Error| format!("{}: {e}", path.display());
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(err)?;
+        }
+        let mut file = OpenOptions::new().read(true).create(true).append(true).open(path).map_err(err)?;
+        let mut text = Vec::new();
+        file.read_to_end(&mut text).map_err(err)?;
+        let keep = complete_len(&text);
+        if keep < text.len() {
+            // A kill in mid-write left half a row: cut it off.
+            file.set_len(keep as u64).map_err(err)?;
+            file.seek(SeekFrom::End(0)).map_err(err)?;
+        }
+        let rows = if keep == 0 {
+            file.write_all(&csv_line(&header())).map_err(err)?;
+            file.sync_data().map_err(err)?;
+            Vec::new()
+        } else {
+            let first = text[..keep].split(|&b| b == b'\n').next().unwrap_or(&[]);
+            if first != csv_line(&header()).strip_suffix(b"\n").unwrap_or(&[]) {
+                return Err(format!(
+                    "{}: its columns differ from this tss version's; write to a new file",
+                    path.display()
+                ));
+            }
+            parse(path, &text[..keep])?
+        };
+        Ok((Appender { file, path: path.into() }, rows))
+    }
+
+    /// Appends one row durably (one write, then fsync).
+    pub fn append(&mut self, r: &Record) -> Result<(), String> {
+        let line = csv_line(&fields(r));
+        self.file
+            .write_all(&line)
+            .and_then(|_| self.file.sync_data())
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(tile: &str) -> Record {
+        Record {
+            kernel: "matmul".into(),
+            mode: "serial".into(),
+            instance: "1:0".into(),
+            sizes: "ni=10,nj=20".into(),
+            ps: [10, 20, 30],
+            tile: tile.into(),
+            ts: [8.0, 8.0, 8.0],
+            status: Status::Ok,
+            time_min: Some(0.5),
+            time_median: Some(0.625),
+            time_spread: None,
+            reps: 2,
+            checksum: Some(1.25e9),
+            baseline_time: Some(2.0),
+            features: (0..FeatureSet::Extended.len()).map(|k| k as f64 * 0.5).collect(),
+            meta: Meta { cpu: "CPU, \"x\"".into(), l1d: 1, l2: 2, line: 64, cc: "cc 12".into(), cflags: "-O3".into() },
+            unix_time: 7,
+        }
+    }
+
+    #[test]
+    fn round_trip_and_torn_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d.csv");
+        let (mut a, rows) = Appender::open(&p).unwrap();
+        assert!(rows.is_empty());
+        a.append(&rec("8x8x8")).unwrap();
+        a.append(&rec("16x16x16")).unwrap();
+        drop(a);
+        // Simulate a kill in the middle of a third row.
+        let mut f = OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(b"matmul,serial,1:0,ni=").unwrap();
+        drop(f);
+        let (mut a, rows) = Appender::open(&p).unwrap();
+        assert_eq!(rows, vec![rec("8x8x8"), rec("16x16x16")]);
+        a.append(&rec("24x24x24")).unwrap();
+        assert_eq!(load(&p).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn foreign_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.csv");
+        std::fs::write(&p, "a,b\n1,2\n").unwrap();
+        assert!(Appender::open(&p).unwrap_err().contains("columns differ"));
+        assert!(load(&p).unwrap_err().contains("no column 'kernel'"));
+    }
+}

@@ -1,0 +1,189 @@
+//! Measuring tiled kernels for real: generate a C driver for a SCoP,
+//! compile one shared object per (kernel, tile sizes) with the system C
+//! compiler, and time it in a separate worker process.
+//!
+//! - [`driver`]: the C source of a variant (tiled with fixed tile sizes, or
+//!   the untiled baseline) behind one entry point, and the array extents an
+//!   instance needs (computed with ISL, so PolyBench headers are not needed);
+//! - [`compile`]: `$CC $CFLAGS -shared`, cached by content hash;
+//! - [`worker`]: runs variants out of process with a timeout, so a candidate
+//!   that crashes, hangs or computes wrong results is recorded, not fatal.
+//!
+//! Tile sizes are compile-time constants (`-DTSS_T1=64`): constant tiles
+//! compile to much faster code than runtime ones. Problem sizes are runtime
+//! arguments, so one object serves every instance of a kernel.
+
+pub mod compile;
+pub mod driver;
+pub mod session;
+pub mod worker;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Serial (one pinned core) or parallel (OpenMP, one thread per core).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    #[default]
+    Serial,
+    Parallel,
+}
+
+impl Mode {
+    pub fn from_parallel(parallel: bool) -> Mode {
+        if parallel { Mode::Parallel } else { Mode::Serial }
+    }
+    pub fn is_parallel(self) -> bool {
+        self == Mode::Parallel
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.is_parallel() { "parallel" } else { "serial" })
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s {
+            "serial" => Ok(Mode::Serial),
+            "parallel" => Ok(Mode::Parallel),
+            _ => Err(format!("unknown mode '{s}' (serial or parallel)")),
+        }
+    }
+}
+
+/// What one compiled object computes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    /// The original loop order (outer loops under OpenMP in parallel mode).
+    Untiled,
+    /// The tiled code with these sizes per band member.
+    Tiled(Vec<usize>),
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Variant::Untiled => f.write_str("untiled"),
+            Variant::Tiled(t) => {
+                let s: Vec<String> = t.iter().map(|v| v.to_string()).collect();
+                f.write_str(&s.join("x"))
+            }
+        }
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Variant, String> {
+        if s == "untiled" {
+            return Ok(Variant::Untiled);
+        }
+        s.split('x')
+            .map(|v| v.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| format!("bad tile '{s}'")))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Variant::Tiled)
+    }
+}
+
+/// How a measurement ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Ok,
+    /// Checksum differs from the untiled code's.
+    Wrong,
+    Crash,
+    Timeout,
+    CompileError,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Ok => "ok",
+            Status::Wrong => "wrong",
+            Status::Crash => "crash",
+            Status::Timeout => "timeout",
+            Status::CompileError => "compile-error",
+        })
+    }
+}
+
+impl FromStr for Status {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Status, String> {
+        Ok(match s {
+            "ok" => Status::Ok,
+            "wrong" => Status::Wrong,
+            "crash" => Status::Crash,
+            "timeout" => Status::Timeout,
+            "compile-error" => Status::CompileError,
+            _ => return Err(format!("unknown status '{s}'")),
+        })
+    }
+}
+
+/// Timing of one variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing {
+    pub status: Status,
+    /// Seconds per run, in the order measured (empty unless ran).
+    pub times: Vec<f64>,
+    pub checksum: Option<f64>,
+    /// Why it failed, when it did.
+    pub detail: String,
+}
+
+impl Timing {
+    pub fn failed(status: Status, detail: impl Into<String>) -> Timing {
+        Timing { status, times: Vec::new(), checksum: None, detail: detail.into() }
+    }
+    pub fn min(&self) -> Option<f64> {
+        self.times.iter().copied().reduce(f64::min)
+    }
+    pub fn median(&self) -> Option<f64> {
+        let mut t = self.times.clone();
+        t.sort_by(f64::total_cmp);
+        (!t.is_empty()).then(|| if t.len() % 2 == 1 { t[t.len() / 2] } else { (t[t.len() / 2 - 1] + t[t.len() / 2]) / 2.0 })
+    }
+    /// (max - min) / median: how noisy the repetitions were.
+    pub fn spread(&self) -> Option<f64> {
+        let (min, med) = (self.min()?, self.median()?);
+        let max = self.times.iter().copied().reduce(f64::max)?;
+        Some((max - min) / med)
+    }
+}
+
+/// Checksums agree to a relative 1e-9: tiling reorders no floating-point
+/// reduction, but the compiler may contract differently around new loops.
+pub fn checksums_agree(a: f64, b: f64) -> bool {
+    a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_round_trip() {
+        for s in ["untiled", "32", "16x64x8"] {
+            assert_eq!(s.parse::<Variant>().unwrap().to_string(), s);
+        }
+        assert!("0x3".parse::<Variant>().is_err());
+    }
+
+    #[test]
+    fn timing_stats() {
+        let t = Timing { status: Status::Ok, times: vec![3.0, 1.0, 2.0, 10.0], checksum: None, detail: String::new() };
+        assert_eq!((t.min(), t.median()), (Some(1.0), Some(2.5)));
+        assert_eq!(t.spread(), Some(9.0 / 2.5));
+        assert!(checksums_agree(1e6, 1e6 + 1e-4) && !checksums_agree(1.0, 1.001));
+    }
+}

@@ -1,0 +1,144 @@
+//! One kernel under measurement: compile its variants, run them on an
+//! instance and check every result against the untiled code.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::compile::Compiler;
+use super::driver::{self, Layout};
+use super::worker::{Job, Runner};
+use super::{Mode, Status, Timing, Variant, checksums_agree};
+use crate::Analysis;
+use crate::instance::Sizes;
+
+/// Repetition policy (see [`super::worker`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Policy {
+    pub reps: usize,
+    pub near: f64,
+    pub timeout: Duration,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy { reps: 3, near: 1.25, timeout: Duration::from_secs(120) }
+    }
+}
+
+pub struct Session<'a> {
+    pub analysis: &'a Analysis,
+    pub mode: Mode,
+    pub compiler: Compiler,
+    pub runner: Runner,
+    pub policy: Policy,
+    layout: Layout,
+    untiled: String,
+}
+
+impl<'a> Session<'a> {
+    /// `analysis` must have been tiled in the same mode (`--parallel`).
+    pub fn new(analysis: &'a Analysis, mode: Mode, compiler: Compiler, policy: Policy) -> Result<Self, String> {
+        let runner = Runner::new(mode, policy.timeout)?;
+        let untiled = crate::untiled_scop(&analysis.scop, mode.is_parallel())
+            .map_err(|e| format!("{}: untiled baseline: {e}", analysis.file.display()))?;
+        Ok(Session { analysis, mode, compiler, runner, policy, layout: Layout::of(analysis), untiled })
+    }
+
+    /// Driver source of a variant.
+    pub fn source(&self, v: &Variant) -> String {
+        let code = match v {
+            Variant::Untiled => &self.untiled,
+            Variant::Tiled(_) => &self.analysis.report.code,
+        };
+        driver::source(self.analysis, &self.layout, code)
+    }
+
+    pub fn compile(&self, v: &Variant) -> Result<PathBuf, String> {
+        self.compiler.shared_object(&self.source(v), &driver::defines(self.analysis, v), self.mode.is_parallel())
+    }
+
+    /// Compiles `variants` on every core (nothing is being timed meanwhile).
+    pub fn compile_all(&self, variants: &[Variant]) -> Vec<Result<PathBuf, String>> {
+        let n = crate::machine::cores().max(1);
+        let mut out: Vec<Option<Result<PathBuf, String>>> = vec![None; variants.len()];
+        std::thread::scope(|s| {
+            let chunks: Vec<_> = out.chunks_mut(variants.len().div_ceil(n).max(1)).collect();
+            let mut offset = 0;
+            for chunk in chunks {
+                let vs = &variants[offset..offset + chunk.len()];
+                offset += chunk.len();
+                s.spawn(move || {
+                    for (slot, v) in chunk.iter_mut().zip(vs) {
+                        *slot = Some(self.compile(v));
+                    }
+                });
+            }
+        });
+        out.into_iter().map(|r| r.expect("every slot compiled")).collect()
+    }
+
+    /// Times `variants` at `sizes`. The untiled code runs first (its
+    /// checksum is the reference) unless `reference` is already known;
+    /// `baseline_reps` is how often to repeat it. `on` sees every variant
+    /// as soon as it ends, untiled included.
+    pub fn measure(
+        &self,
+        sizes: &Sizes,
+        variants: &[Variant],
+        reference: Option<f64>,
+        baseline_reps: usize,
+        mut on: impl FnMut(&Variant, Timing),
+    ) -> Result<(), String> {
+        let extents = self.layout.extents(self.analysis, sizes).map_err(|e| format!("{}: {e}", self.analysis.file.display()))?;
+        let base = Job {
+            params: sizes.values.iter().map(|(_, v)| *v).collect(),
+            extents,
+            written: self.layout.written.clone(),
+            n_scalars: self.layout.scalars.len(),
+            libs: Vec::new(),
+            reps: self.policy.reps,
+            near: self.policy.near,
+            best: None,
+            pin: self.runner.pin(),
+        };
+        let mut reference = reference;
+        if reference.is_none() || variants.contains(&Variant::Untiled) {
+            let lib = self.compile(&Variant::Untiled).map_err(|e| format!("untiled baseline does not compile: {e}"))?;
+            let job = Job { libs: vec![lib], reps: baseline_reps.max(1), near: f64::MAX, ..base.clone() };
+            let mut got = None;
+            self.runner.run(&job, |_, t| got = Some(t))?;
+            let t = got.ok_or("the untiled baseline produced no result")?;
+            if t.status != Status::Ok {
+                return Err(format!("the untiled baseline failed ({}: {})", t.status, t.detail));
+            }
+            reference = t.checksum;
+            on(&Variant::Untiled, t);
+        }
+        let tiled: Vec<Variant> = variants.iter().filter(|v| **v != Variant::Untiled).cloned().collect();
+        let mut libs = Vec::new();
+        let mut runnable = Vec::new();
+        for (v, lib) in tiled.iter().zip(self.compile_all(&tiled)) {
+            match lib {
+                Ok(l) => {
+                    libs.push(l);
+                    runnable.push(v.clone());
+                }
+                Err(e) => on(v, Timing::failed(Status::CompileError, e)),
+            }
+        }
+        if libs.is_empty() {
+            return Ok(());
+        }
+        let job = Job { libs, ..base };
+        self.runner.run(&job, |k, mut t| {
+            if let (Some(c), Some(r)) = (t.checksum, reference)
+                && t.status == Status::Ok
+                && !checksums_agree(c, r)
+            {
+                t.status = Status::Wrong;
+                t.detail = format!("checksum {c:e} != untiled {r:e}");
+            }
+            on(&runnable[k], t);
+        })
+    }
+}
