@@ -55,7 +55,8 @@ pub struct Summary {
 
 /// The problem sizes of instance `k` of `kernel`: seeded, reproducible.
 pub fn draw_sizes(params: &[String], kernel: &str, seed: u64, k: usize, range: (i64, i64)) -> Sizes {
-    let mix = kernel.bytes().fold(seed ^ 0x9e37_79b9_7f4a_7c15, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let mix =
+        kernel.bytes().fold(seed ^ 0x9e37_79b9_7f4a_7c15, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
     let mut rng = StdRng::seed_from_u64(mix.wrapping_add(k as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
     Sizes { values: params.iter().map(|p| (p.clone(), rng.random_range(range.0..=range.1))).collect() }
 }
@@ -111,12 +112,17 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         for (ki, a) in analyses.iter().enumerate() {
             let name = stem(&a.file);
             let sizes = draw_sizes(&a.scop.params, &name, plan.seed, k, plan.range);
-            let ps = a.kernel.extents(&sizes).map_err(|e| Error::Poly { file: a.file.clone(), line: a.scop.region.line, msg: e.0 })?;
+            let ps = a.kernel.extents(&sizes).map_err(|e| Error::Poly {
+                file: a.file.clone(),
+                line: a.scop.region.line,
+                msg: e.0,
+            })?;
             let mut all = vec![Variant::Untiled];
             all.extend(variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64)));
             let key = |v: &Variant| (name.clone(), mode.clone(), sizes.to_string(), v.to_string());
             let todo: Vec<Variant> = all.into_iter().filter(|v| !done.contains(&key(v))).collect();
-            skipped += 1 + variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64)).len() - todo.len();
+            skipped +=
+                1 + variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64)).len() - todo.len();
             if todo.is_empty() {
                 continue;
             }
@@ -156,52 +162,57 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         let mut baseline = w.reference.map(|(_, t)| t);
         let mut failure: Option<String> = None;
         let base_reps = if plan.baseline { plan.policy.reps } else { 1 };
-        let result = sessions[w.kernel].measure(&w.sizes, &w.todo, w.reference.map(|(c, _)| c), base_reps, |v, t: Timing| {
-            if *v == Variant::Untiled {
-                baseline = t.median();
-                if done.contains(&(name.clone(), mode.clone(), w.sizes.to_string(), v.to_string())) {
-                    return; // re-run only for its checksum: the row exists
+        let result =
+            sessions[w.kernel].measure(&w.sizes, &w.todo, w.reference.map(|(c, _)| c), base_reps, |v, t: Timing| {
+                if *v == Variant::Untiled {
+                    baseline = t.median();
+                    if done.contains(&(name.clone(), mode.clone(), w.sizes.to_string(), v.to_string())) {
+                        return; // re-run only for its checksum: the row exists
+                    }
                 }
-            }
-            let ts = match v {
-                Variant::Untiled => [1.0; 3],
-                Variant::Tiled(t) => a.kernel.loops.clone().map(|l| l.member.map_or(1.0, |m| t.get(m).or(t.last()).copied().unwrap_or(1) as f64)),
-            };
-            let tile: Vec<usize> = match v {
-                Variant::Untiled => vec![1],
-                Variant::Tiled(t) => t.clone(),
-            };
-            let rec = Record {
-                kernel: name.clone(),
-                mode: mode.clone(),
-                instance: w.instance.clone(),
-                sizes: w.sizes.to_string(),
-                ps: w.ps,
-                tile: v.to_string(),
-                ts,
-                status: t.status,
-                time_min: t.min(),
-                time_median: t.median(),
-                time_spread: t.spread(),
-                reps: t.times.len(),
-                checksum: t.checksum,
-                baseline_time: baseline,
-                features: a.kernel.vector(FeatureSet::Extended, &w.ps, &tile, &plan.caches),
-                meta: meta.clone(),
-                unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
-            };
-            summary.kernel_seconds += t.times.iter().sum::<f64>();
-            if t.status == Status::Ok {
-                summary.measured += 1;
-            } else {
-                summary.failed += 1;
-                bar.println(format!("tss: {name} {} tile {v}: {} {}", w.sizes, t.status, t.detail));
-            }
-            if let Err(e) = out.append(&rec) {
-                failure.get_or_insert(e);
-            }
-            bar.inc(1);
-        });
+                let ts = match v {
+                    Variant::Untiled => [1.0; 3],
+                    Variant::Tiled(t) => a
+                        .kernel
+                        .loops
+                        .clone()
+                        .map(|l| l.member.map_or(1.0, |m| t.get(m).or(t.last()).copied().unwrap_or(1) as f64)),
+                };
+                let tile: Vec<usize> = match v {
+                    Variant::Untiled => vec![1],
+                    Variant::Tiled(t) => t.clone(),
+                };
+                let rec = Record {
+                    kernel: name.clone(),
+                    mode: mode.clone(),
+                    instance: w.instance.clone(),
+                    sizes: w.sizes.to_string(),
+                    ps: w.ps,
+                    tile: v.to_string(),
+                    ts,
+                    status: t.status,
+                    time_min: t.min(),
+                    time_median: t.median(),
+                    time_spread: t.spread(),
+                    reps: t.times.len(),
+                    checksum: t.checksum,
+                    baseline_time: baseline,
+                    features: a.kernel.vector(FeatureSet::Extended, &w.ps, &tile, &plan.caches),
+                    meta: meta.clone(),
+                    unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+                };
+                summary.kernel_seconds += t.times.iter().sum::<f64>();
+                if t.status == Status::Ok {
+                    summary.measured += 1;
+                } else {
+                    summary.failed += 1;
+                    bar.println(format!("tss: {name} {} tile {v}: {} {}", w.sizes, t.status, t.detail));
+                }
+                if let Err(e) = out.append(&rec) {
+                    failure.get_or_insert(e);
+                }
+                bar.inc(1);
+            });
         if let Some(e) = failure {
             return Err(Error::Usage(e));
         }

@@ -175,7 +175,8 @@ fn parse(path: &Path, text: &[u8]) -> Result<Vec<Record>, String> {
     let mut rd = csv::ReaderBuilder::new().has_headers(true).from_reader(text);
     let head = rd.headers().map_err(|e| format!("{}: {e}", path.display()))?.clone();
     let col = |name: &str| head.iter().position(|h| h == name);
-    let need = |name: &str| col(name).ok_or_else(|| format!("{}: no column '{name}' (not a tss dataset?)", path.display()));
+    let need =
+        |name: &str| col(name).ok_or_else(|| format!("{}: no column '{name}' (not a tss dataset?)", path.display()));
     let idx: Vec<usize> = FIXED.iter().map(|n| need(n)).collect::<Result<_, _>>()?;
     let feat: Vec<Option<usize>> = FeatureSet::Extended.names().iter().map(|n| col(&format!("f_{n}"))).collect();
     let meta: Vec<Option<usize>> = META.iter().map(|n| col(n)).collect();
@@ -189,7 +190,9 @@ fn parse(path: &Path, text: &[u8]) -> Result<Vec<Record>, String> {
             if s.is_empty() {
                 return Ok(None);
             }
-            s.parse::<f64>().map(Some).map_err(|_| format!("{}:{line}: {} '{s}' is not a number", path.display(), FIXED[k]))
+            s.parse::<f64>()
+                .map(Some)
+                .map_err(|_| format!("{}:{line}: {} '{s}' is not a number", path.display(), FIXED[k]))
         };
         let int = |k: usize| -> Result<i64, String> {
             num(k)?.map(|v| v as i64).ok_or_else(|| format!("{}:{line}: empty {}", path.display(), FIXED[k]))
@@ -330,7 +333,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("x.csv");
         std::fs::write(&p, "a,b\n1,2\n").unwrap();
-        assert!(Appender::open(&p).unwrap_err().contains("columns differ"));
+        assert!(Appender::open(&p).err().unwrap().contains("columns differ"));
         assert!(load(&p).unwrap_err().contains("no column 'kernel'"));
     }
 }

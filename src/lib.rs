@@ -8,16 +8,20 @@
 //! [`tile_source`] runs the whole pipeline on a file's text; the `tss` binary
 //! is a thin command-line layer over it.
 
+pub mod choose;
 pub mod codegen;
 pub mod collect;
 pub mod dataset;
 pub mod error;
+pub mod eval;
 pub mod features;
 pub mod frontend;
 pub mod harness;
 pub mod instance;
 pub mod machine;
+pub mod model;
 pub mod poly;
+pub mod select;
 
 use std::fmt::Write;
 use std::path::Path;

@@ -4,7 +4,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use std::collections::BTreeSet;
 use std::time::Duration;
+
+use tss::choose::{Choice, ChooseOptions, choose_tiles, default_model};
+use tss::model::saved::{ModelMeta, Provenance, SavedModel};
+use tss::model::{Target, TrainConfig};
+use tss::select::Strategy;
+use tss::{dataset, eval};
 
 use tss::features::{FeatureSet, candidates};
 use tss::harness::compile::Compiler;
@@ -127,6 +134,84 @@ enum Command {
         #[command(flatten)]
         caches: CacheArgs,
     },
+    /// Train the MLP on collected data and save it (Burn record + model.json).
+    Train {
+        /// Dataset CSV files (comma-separated or repeated), all of one mode.
+        #[arg(long, value_delimiter = ',', required = true, value_name = "FILES")]
+        data: Vec<PathBuf>,
+        /// Output directory (e.g. `trained/serial`).
+        #[arg(long)]
+        out: PathBuf,
+        /// Feature set: `paper` (29) or `extended`.
+        #[arg(long, default_value = "paper")]
+        set: FeatureSet,
+        /// Regression target: `log-time` or `time` (seconds, as in the paper).
+        #[arg(long, default_value = "log-time")]
+        target: Target,
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
+        /// Early stopping: epochs without a better validation loss.
+        #[arg(long, default_value_t = 40)]
+        patience: usize,
+        #[arg(long, default_value_t = 5e-4)]
+        lr: f64,
+        #[arg(long, default_value_t = 512)]
+        batch: usize,
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        /// Also score tile selection on this test set and store the scores.
+        #[arg(long, value_name = "CSV")]
+        test: Option<PathBuf>,
+    },
+    /// Predict the best tile sizes for a kernel and write it tiled with them.
+    Predict {
+        file: PathBuf,
+        /// Problem sizes, e.g. `NI=1500,NJ=1300,NK=1100`.
+        #[arg(long, value_name = "NAME=VALUE,...")]
+        size: String,
+        /// `t1` (lowest prediction), `t6-random` (random among the best 10 %),
+        /// `t6-search` (compile and time the best 10 %, keep the fastest).
+        #[arg(long, default_value = "t1")]
+        mode: Strategy,
+        /// Parallel code and the parallel model.
+        #[arg(long)]
+        parallel: bool,
+        /// Model directory (default: the shipped trained/serial or trained/parallel).
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// Print the choice as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Print only `-D` flags, a header or JSON for build systems (no tiled file unless -o).
+        #[arg(long, value_parser = ["defines", "header", "json"])]
+        emit: Option<String>,
+        /// Tiled output (default FILE.tiled.c; `-` for stdout).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Do not use or fill the choice cache.
+        #[arg(long)]
+        no_cache: bool,
+        #[command(flatten)]
+        timing: TimingArgs,
+        #[command(flatten)]
+        caches: CacheArgs,
+    },
+    /// Reproduce the paper's evaluation on a measured test set: TN, speedup,
+    /// MAP and PI of T1, T6-Random, T6-Search and tile 32, per kernel.
+    Eval {
+        /// Test dataset CSV (collected with --baseline).
+        #[arg(long, value_delimiter = ',', required = true, value_name = "FILES")]
+        data: Vec<PathBuf>,
+        /// Model directory.
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// Evaluate parallel rows (and the parallel model by default).
+        #[arg(long)]
+        parallel: bool,
+        /// JSON instead of a markdown table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Internal: the measurement worker (reads a job on stdin).
     #[command(hide = true)]
     Worker,
@@ -139,7 +224,7 @@ struct TimingArgs {
     #[arg(long, default_value_t = 3)]
     reps: usize,
     /// Repeat a candidate only while its time is within this factor of the best seen.
-    #[arg(long, default_value_t = 1.25)]
+    #[arg(long, default_value_t = 1.05)]
     near: f64,
     /// Seconds before a candidate counts as hung (its worker is killed).
     #[arg(long, default_value_t = 120)]
@@ -257,6 +342,73 @@ fn run(cli: Cli) -> Result<(), Error> {
             );
             Ok(())
         }
+        Command::Train { data, out, set, target, epochs, patience, lr, batch, seed, test } => {
+            let cfg = TrainConfig {
+                feature_set: set,
+                target,
+                max_epochs: epochs,
+                patience,
+                learning_rate: lr,
+                batch_size: batch,
+                seed,
+                ..TrainConfig::default()
+            };
+            train(&data, &out, cfg, test.as_deref())
+        }
+        Command::Predict { file, size, mode, parallel, model, json, emit, output, no_cache, timing, caches } => {
+            let mut opts = ChooseOptions::new(parallel);
+            opts.strategy = mode;
+            opts.caches = caches.resolve();
+            opts.policy = timing.policy();
+            if let Some(m) = model {
+                opts.model = m;
+            }
+            if no_cache {
+                opts.cache = None;
+            }
+            let c = choose_tiles(&file, &size, &opts)?;
+            for w in &c.warnings {
+                eprintln!("tss: warning: {w}");
+            }
+            match emit.as_deref() {
+                Some("defines") => println!("{}", c.defines()),
+                Some("header") => print!("{}", c.header()),
+                Some(_) => println!("{}", serde_json::to_string_pretty(&c).expect("json")),
+                None if json => println!("{}", serde_json::to_string_pretty(&c).expect("json")),
+                None => print_choice(&c),
+            }
+            let out = match (&emit, output) {
+                (Some(_), None) => None,
+                (_, Some(o)) => Some(o),
+                (None, None) => Some(default_output(&file)),
+            };
+            if let Some(out) = out {
+                if out == Path::new("-") {
+                    print!("{}", c.code);
+                } else {
+                    std::fs::write(&out, &c.code).map_err(|source| Error::Io { path: out.clone(), source })?;
+                    eprintln!("tss: wrote {}", out.display());
+                }
+            }
+            Ok(())
+        }
+        Command::Eval { data, model, parallel, json } => {
+            let model = SavedModel::load(&model.unwrap_or_else(|| default_model(parallel))).map_err(Error::Usage)?;
+            let mode = Mode::from_parallel(parallel).to_string();
+            let records: Vec<_> =
+                dataset::load_all(&data).map_err(Error::Usage)?.into_iter().filter(|r| r.mode == mode).collect();
+            if records.is_empty() {
+                return Err(Error::Usage(format!("no {mode} rows in {}", list_paths(&data))));
+            }
+            let evals = eval::evaluate(&model, &records);
+            if json {
+                let out = serde_json::json!({ "summary": eval::summarize(&evals.iter().collect::<Vec<_>>()), "instances": evals });
+                println!("{}", serde_json::to_string_pretty(&out).expect("json"));
+            } else {
+                println!("{}", eval::markdown(&evals));
+            }
+            Ok(())
+        }
         Command::Worker => tss::harness::worker::serve(std::io::stdin().lock(), std::io::stdout().lock())
             .map_err(|e| Error::Usage(format!("worker: {e}"))),
     }
@@ -358,7 +510,13 @@ fn measure(
             "cflags": session.compiler.flags(), "results": rows });
         println!("{}", serde_json::to_string_pretty(&out).expect("json"));
     } else {
-        println!("# {} {sizes} ({}; {} {})", file.display(), Mode::from_parallel(parallel), session.compiler.cc, session.compiler.flags());
+        println!(
+            "# {} {sizes} ({}; {} {})",
+            file.display(),
+            Mode::from_parallel(parallel),
+            session.compiler.cc,
+            session.compiler.flags()
+        );
         println!("variant\tstatus\tmin_s\tmedian_s\truns\tspeedup");
         for (v, t) in results.iter().filter(|(v, _)| baseline || *v != Variant::Untiled) {
             let f = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.4}"));
@@ -366,6 +524,103 @@ fn measure(
             println!("{v}\t{}\t{}\t{}\t{}\t{}", t.status, f(t.min()), f(t.median()), t.times.len(), f(sp));
         }
     }
+    Ok(())
+}
+
+fn print_choice(c: &Choice) {
+    println!(
+        "tss: {} {}: tile {} ({}; predicted {:.4} s; {} candidates, {} kept{})",
+        c.file,
+        c.sizes,
+        c.tile.iter().map(|t| t.to_string()).collect::<Vec<_>>().join("x"),
+        c.strategy,
+        c.predicted,
+        c.candidates,
+        c.kept.len(),
+        if c.from_cache { ", cached" } else { "" }
+    );
+    for k in &c.kept {
+        let tile = k.tile.iter().map(|t| t.to_string()).collect::<Vec<_>>().join("x");
+        match k.measured {
+            Some(m) => println!("  {tile:>12}  predicted {:.4} s  measured {m:.4} s", k.predicted),
+            None => println!("  {tile:>12}  predicted {:.4} s", k.predicted),
+        }
+    }
+}
+
+fn list_paths(p: &[PathBuf]) -> String {
+    p.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>) -> Result<(), Error> {
+    let records = dataset::load_all(data).map_err(Error::Usage)?;
+    let modes: BTreeSet<&str> = records.iter().map(|r| r.mode.as_str()).collect();
+    if modes.len() > 1 {
+        return Err(Error::Usage(format!(
+            "{} mixes serial and parallel rows; train one mode at a time",
+            list_paths(data)
+        )));
+    }
+    let samples = tss::model::train::samples(&records, cfg.feature_set);
+    eprintln!("tss: training on {} rows from {}", samples.len(), list_paths(data));
+    let bar = indicatif::ProgressBar::new(cfg.max_epochs as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] epoch {pos}/{len} {msg}")
+            .expect("template"),
+    );
+    let t0 = std::time::Instant::now();
+    let trained = tss::model::train::train(&samples, &cfg, &mut |e, tl, vl| {
+        bar.set_position(e as u64);
+        bar.set_message(format!("train {tl:.4} val {vl:.4}"));
+    })
+    .map_err(Error::Usage)?;
+    bar.finish_and_clear();
+    let first = records.first();
+    let meta_of = |f: fn(&tss::dataset::Meta) -> String| first.map(|r| f(&r.meta)).unwrap_or_default();
+    let provenance = Provenance {
+        files: data.iter().map(|p| p.display().to_string()).collect(),
+        mode: modes.iter().next().unwrap_or(&"serial").to_string(),
+        rows: samples.len(),
+        instances: trained.train_instances + trained.val_instances,
+        kernels: records.iter().map(|r| r.kernel.clone()).collect::<BTreeSet<_>>().into_iter().collect(),
+        cpu: meta_of(|m| m.cpu.clone()),
+        l1d: first.map_or(0, |r| r.meta.l1d),
+        l2: first.map_or(0, |r| r.meta.l2),
+        line: first.map_or(0, |r| r.meta.line),
+        cc: meta_of(|m| m.cc.clone()),
+        cflags: meta_of(|m| m.cflags.clone()),
+    };
+    let meta = ModelMeta {
+        format: tss::model::saved::FORMAT,
+        tss_version: env!("CARGO_PKG_VERSION").into(),
+        feature_names: cfg.feature_set.names().iter().map(|s| s.to_string()).collect(),
+        config: cfg,
+        normalizer: trained.normalizer.clone(),
+        data: provenance,
+        best_epoch: trained.best_epoch,
+        train_loss: trained.train_loss,
+        val_loss: trained.val_loss,
+        scores: serde_json::Value::Null,
+    };
+    let mut model = SavedModel::new(out, meta, trained.net);
+    eprintln!(
+        "tss: {:.1} s; best epoch {}; Huber loss train {:.5}, validation {:.5} ({} train / {} validation instances)",
+        t0.elapsed().as_secs_f64(),
+        trained.best_epoch,
+        trained.train_loss,
+        trained.val_loss,
+        trained.train_instances,
+        trained.val_instances
+    );
+    if let Some(test) = test {
+        let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;
+        let evals = eval::evaluate(&model, &recs);
+        let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
+        println!("{}", eval::markdown(&evals));
+        model.meta.scores = serde_json::json!({ "test": test.display().to_string(), "summary": summary });
+    }
+    model.save().map_err(Error::Usage)?;
+    eprintln!("tss: wrote {}", out.display());
     Ok(())
 }
 
@@ -386,8 +641,10 @@ fn kernel_files(items: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     for p in items {
         if p.is_dir() {
             let rd = std::fs::read_dir(p).map_err(|source| Error::Io { path: p.clone(), source })?;
-            let mut v: Vec<PathBuf> =
-                rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|f| f.extension().is_some_and(|e| e == "c")).collect();
+            let mut v: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|e| e == "c"))
+                .collect();
             v.sort();
             out.extend(v);
         } else if p.exists() {

@@ -27,14 +27,18 @@ impl Compiler {
     pub fn from_env() -> Result<Compiler, String> {
         let cc = std::env::var("CC").ok().filter(|s| !s.trim().is_empty()).unwrap_or_else(|| "cc".into());
         let cflags = std::env::var("CFLAGS").ok().filter(|s| !s.trim().is_empty()).unwrap_or(DEFAULT_CFLAGS.into());
-        let cache = std::env::var_os("TSS_CACHE").map(PathBuf::from).unwrap_or_else(|| {
+        let cache = Compiler::cache_dir().unwrap_or_else(|| std::env::temp_dir().join("tss"));
+        Compiler::new(&cc, &cflags, cache.join("objects"))
+    }
+
+    /// tss's cache root: `$TSS_CACHE`, else `$XDG_CACHE_HOME/tss`, else `~/.cache/tss`.
+    pub fn cache_dir() -> Option<PathBuf> {
+        std::env::var_os("TSS_CACHE").map(PathBuf::from).or_else(|| {
             std::env::var_os("XDG_CACHE_HOME")
                 .map(PathBuf::from)
                 .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
-                .unwrap_or_else(std::env::temp_dir)
-                .join("tss")
-        });
-        Compiler::new(&cc, &cflags, cache)
+                .map(|d| d.join("tss"))
+        })
     }
 
     pub fn new(cc: &str, cflags: &str, cache: PathBuf) -> Result<Compiler, String> {
@@ -56,7 +60,8 @@ impl Compiler {
             args.push("-fopenmp".into());
         }
         args.extend(defines.iter().cloned());
-        let key = fnv1a([self.cc.as_str(), &self.version, &args.join(" "), source].iter().flat_map(|s| s.bytes().chain([0])));
+        let key =
+            fnv1a([self.cc.as_str(), &self.version, &args.join(" "), source].iter().flat_map(|s| s.bytes().chain([0])));
         let so = self.cache.join(format!("{key:016x}.so"));
         if so.exists() {
             return Ok(so);

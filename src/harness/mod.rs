@@ -151,7 +151,8 @@ impl Timing {
     pub fn median(&self) -> Option<f64> {
         let mut t = self.times.clone();
         t.sort_by(f64::total_cmp);
-        (!t.is_empty()).then(|| if t.len() % 2 == 1 { t[t.len() / 2] } else { (t[t.len() / 2 - 1] + t[t.len() / 2]) / 2.0 })
+        (!t.is_empty())
+            .then(|| if t.len() % 2 == 1 { t[t.len() / 2] } else { (t[t.len() / 2 - 1] + t[t.len() / 2]) / 2.0 })
     }
     /// (max - min) / median: how noisy the repetitions were.
     pub fn spread(&self) -> Option<f64> {

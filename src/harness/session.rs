@@ -21,7 +21,7 @@ pub struct Policy {
 
 impl Default for Policy {
     fn default() -> Self {
-        Policy { reps: 3, near: 1.25, timeout: Duration::from_secs(120) }
+        Policy { reps: 3, near: 1.05, timeout: Duration::from_secs(120) }
     }
 }
 
@@ -89,7 +89,8 @@ impl<'a> Session<'a> {
         baseline_reps: usize,
         mut on: impl FnMut(&Variant, Timing),
     ) -> Result<(), String> {
-        let extents = self.layout.extents(self.analysis, sizes).map_err(|e| format!("{}: {e}", self.analysis.file.display()))?;
+        let extents =
+            self.layout.extents(self.analysis, sizes).map_err(|e| format!("{}: {e}", self.analysis.file.display()))?;
         let base = Job {
             params: sizes.values.iter().map(|(_, v)| *v).collect(),
             extents,

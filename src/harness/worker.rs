@@ -169,8 +169,14 @@ impl Runner {
             loop {
                 match rx.recv_timeout(self.timeout) {
                     Ok(line) => {
-                        let r: Report = serde_json::from_str(&line).map_err(|e| format!("worker said '{line}': {e}"))?;
-                        let t = Timing { status: Status::Ok, times: r.times, checksum: Some(r.checksum), detail: String::new() };
+                        let r: Report =
+                            serde_json::from_str(&line).map_err(|e| format!("worker said '{line}': {e}"))?;
+                        let t = Timing {
+                            status: Status::Ok,
+                            times: r.times,
+                            checksum: Some(r.checksum),
+                            detail: String::new(),
+                        };
                         if let Some(m) = t.min() {
                             best = Some(best.map_or(m, |b: f64| b.min(m)));
                         }
@@ -180,7 +186,10 @@ impl Runner {
                     Err(mpsc::RecvTimeoutError::Timeout) => {
                         let _ = child.kill();
                         let _ = child.wait();
-                        on(start + next, Timing::failed(Status::Timeout, format!("no result after {:?}", self.timeout)));
+                        on(
+                            start + next,
+                            Timing::failed(Status::Timeout, format!("no result after {:?}", self.timeout)),
+                        );
                         next += 1;
                         break;
                     }

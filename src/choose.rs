@@ -1,0 +1,253 @@
+//! Choosing tile sizes for a kernel: the whole method behind `tss predict`,
+//! as a library call a `build.rs` can make ([`choose_tiles`]).
+//!
+//! Tile the SCoP, enumerate the paper's candidates for the given sizes,
+//! compute their features, predict all of them in one batch, keep the best
+//! 10 % and pick one (T1, T6-Random, or T6-Search which compiles and times
+//! the kept ones). Results are cached by kernel text, sizes, model and
+//! machine, so rebuilds do not recompute them.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::features::candidates;
+use crate::harness::compile::Compiler;
+use crate::harness::session::{Policy, Session};
+use crate::harness::{Mode, Status, Variant};
+use crate::instance::Sizes;
+use crate::machine::{Caches, MachineInfo};
+use crate::model::saved::SavedModel;
+use crate::select::{Strategy, keep_best, random_pick};
+use crate::{Error, TileOptions};
+
+#[derive(Clone, Debug)]
+pub struct ChooseOptions {
+    /// Directory of a trained model (`trained/serial`).
+    pub model: PathBuf,
+    pub strategy: Strategy,
+    pub parallel: bool,
+    pub caches: Caches,
+    /// Seed of T6-Random.
+    pub seed: u64,
+    /// Timing policy of T6-Search.
+    pub policy: Policy,
+    /// Where choices are cached (`None`: no cache).
+    pub cache: Option<PathBuf>,
+}
+
+impl ChooseOptions {
+    /// The shipped model of the mode, T1, this machine's caches, the default cache.
+    pub fn new(parallel: bool) -> ChooseOptions {
+        ChooseOptions {
+            model: default_model(parallel),
+            strategy: Strategy::T1,
+            parallel,
+            caches: Caches::detect(),
+            seed: 1,
+            policy: Policy::default(),
+            cache: Compiler::cache_dir().map(|d| d.join("choices")),
+        }
+    }
+}
+
+/// `$TSS_MODEL_DIR/<mode>`, else the repository's `trained/<mode>`.
+pub fn default_model(parallel: bool) -> PathBuf {
+    let mode = if parallel { "parallel" } else { "serial" };
+    match std::env::var_os("TSS_MODEL_DIR") {
+        Some(d) => PathBuf::from(d).join(mode),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("trained").join(mode),
+    }
+}
+
+/// One kept candidate.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Kept {
+    pub tile: Vec<usize>,
+    pub predicted: f64,
+    /// Measured median seconds (T6-Search only).
+    pub measured: Option<f64>,
+}
+
+/// The decision, as reported and cached.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Choice {
+    pub file: String,
+    pub sizes: String,
+    pub strategy: Strategy,
+    /// Chosen size per band member (`TSS_T1`, `TSS_T2`, ...).
+    pub tile: Vec<usize>,
+    pub predicted: f64,
+    pub candidates: usize,
+    pub kept: Vec<Kept>,
+    pub model: String,
+    pub warnings: Vec<String>,
+    #[serde(skip)]
+    pub from_cache: bool,
+    /// The file with every SCoP tiled and the chosen sizes as defaults.
+    #[serde(skip)]
+    pub code: String,
+}
+
+impl Choice {
+    /// `-DTSS_T1=64 -DTSS_T2=64 ...`
+    pub fn defines(&self) -> String {
+        self.tile.iter().enumerate().map(|(k, t)| format!("-DTSS_T{}={t}", k + 1)).collect::<Vec<_>>().join(" ")
+    }
+    /// `#define TSS_T1 64` lines.
+    pub fn header(&self) -> String {
+        let mut s = format!("/* tss predict {} {} ({}) */\n", self.file, self.sizes, self.strategy);
+        for (k, t) in self.tile.iter().enumerate() {
+            s.push_str(&format!("#define TSS_T{} {t}\n", k + 1));
+        }
+        s
+    }
+}
+
+pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Choice, Error> {
+    let src = std::fs::read_to_string(file).map_err(|source| Error::Io { path: file.into(), source })?;
+    let a = crate::analyze(file, &src, opts.parallel)?;
+    let sizes = Sizes::parse_pairs(sizes).and_then(|p| Sizes::resolve(&a.scop.params, &p)).map_err(Error::Usage)?;
+    let d = a.tile_dims();
+    let retile = |tile: &[usize]| -> Result<String, Error> {
+        let (code, _) = crate::tile_source(file, &src, &TileOptions { sizes: tile.to_vec(), parallel: opts.parallel })?;
+        Ok(code)
+    };
+    let key = cache_key(&src, &sizes, opts);
+    if let Some(mut c) = key.as_ref().and_then(|k| read_cache(opts, k)) {
+        c.from_cache = true;
+        c.code = retile(&c.tile)?;
+        return Ok(c);
+    }
+    let model = SavedModel::load(&opts.model).map_err(Error::Usage)?;
+    let mut warnings = provenance_warnings(&model, opts);
+    let poly = |e: crate::poly::PolyError| Error::Poly { file: file.into(), line: a.scop.region.line, msg: e.0 };
+    let ps = a.kernel.extents(&sizes).map_err(poly)?;
+    let tiles: Vec<Vec<usize>> = candidates(&ps, &opts.caches).into_iter().map(|t| vec![t; d]).collect();
+    let set = model.feature_set();
+    let rows: Vec<Vec<f64>> = tiles.iter().map(|t| a.kernel.vector(set, &ps, t, &opts.caches)).collect();
+    let predicted = model.predict(&rows);
+    let kept_idx = keep_best(&predicted);
+    if let Some(row) = rows.get(kept_idx[0]) {
+        let out = model.meta.normalizer.outside(row, 0.25);
+        if !out.is_empty() {
+            let names: Vec<&str> = out.iter().map(|&k| set.names()[k]).collect();
+            warnings.push(format!(
+                "features {} lie far outside the model's training range: the prediction is an extrapolation; prefer --mode t6-search",
+                names.join(", ")
+            ));
+        }
+    }
+    let mut kept: Vec<Kept> =
+        kept_idx.iter().map(|&k| Kept { tile: tiles[k].clone(), predicted: predicted[k], measured: None }).collect();
+    let pick = match opts.strategy {
+        Strategy::T1 => 0,
+        Strategy::T6Random => {
+            let seq: Vec<usize> = (0..kept.len()).collect();
+            random_pick(&seq, opts.seed).unwrap_or(0)
+        }
+        Strategy::T6Search => {
+            search(&a, &sizes, &mut kept, opts).map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?
+        }
+    };
+    let choice = Choice {
+        file: file.display().to_string(),
+        sizes: sizes.to_string(),
+        strategy: opts.strategy,
+        tile: kept[pick].tile.clone(),
+        predicted: kept[pick].predicted,
+        candidates: tiles.len(),
+        kept,
+        model: opts.model.display().to_string(),
+        warnings,
+        from_cache: false,
+        code: String::new(),
+    };
+    if let Some(k) = &key {
+        write_cache(opts, k, &choice);
+    }
+    Ok(Choice { code: retile(&choice.tile)?, ..choice })
+}
+
+/// T6-Search: time the kept candidates (checked against untiled), take the fastest.
+fn search(a: &crate::Analysis, sizes: &Sizes, kept: &mut [Kept], opts: &ChooseOptions) -> Result<usize, String> {
+    let session = Session::new(a, Mode::from_parallel(opts.parallel), Compiler::from_env()?, opts.policy)?;
+    let variants: Vec<Variant> = kept.iter().map(|k| Variant::Tiled(k.tile.clone())).collect();
+    session.measure(sizes, &variants, None, 1, |v, t| {
+        if let (Variant::Tiled(tile), Status::Ok) = (v, t.status)
+            && let Some(k) = kept.iter_mut().find(|k| k.tile == *tile)
+        {
+            k.measured = t.median();
+        }
+    })?;
+    (0..kept.len())
+        .filter(|&k| kept[k].measured.is_some())
+        .min_by(|&x, &y| kept[x].measured.unwrap_or(f64::MAX).total_cmp(&kept[y].measured.unwrap_or(f64::MAX)))
+        .ok_or_else(|| "no kept candidate ran correctly".to_string())
+}
+
+/// Warnings when the model was trained elsewhere or with other flags.
+fn provenance_warnings(model: &SavedModel, opts: &ChooseOptions) -> Vec<String> {
+    let mut w = Vec::new();
+    let d = &model.meta.data;
+    let here = MachineInfo::detect();
+    if !d.cpu.is_empty() && d.cpu != here.cpu {
+        w.push(format!(
+            "the model was trained on '{}', this machine is '{}': prefer --mode t6-search, or run tss collect + tss train here",
+            d.cpu, here.cpu
+        ));
+    }
+    if let Ok(c) = Compiler::from_env()
+        && !d.cflags.is_empty()
+        && d.cflags != c.flags()
+    {
+        w.push(format!(
+            "the model was trained with CFLAGS '{}', now '{}': prefer --mode t6-search, or collect and train with these flags",
+            d.cflags,
+            c.flags()
+        ));
+    }
+    let mode = if opts.parallel { "parallel" } else { "serial" };
+    if !d.mode.is_empty() && d.mode != mode {
+        w.push(format!("the model was trained on {} timings but is used for {mode} code", d.mode));
+    }
+    w
+}
+
+fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
+    opts.cache.as_ref()?;
+    let model_json = std::fs::read(opts.model.join("model.json")).ok()?;
+    let weights = std::fs::read(opts.model.join("weights.bin")).ok()?;
+    let info = MachineInfo::detect();
+    let sizes = sizes.to_string();
+    let setup = format!(
+        "{:?}{}{}{:?}{:?}",
+        opts.caches,
+        opts.strategy,
+        opts.parallel,
+        std::env::var("CC").ok(),
+        std::env::var("CFLAGS").ok()
+    );
+    let parts = [src.as_bytes(), sizes.as_bytes(), &model_json, &weights, info.cpu.as_bytes(), setup.as_bytes()];
+    let h = parts
+        .iter()
+        .flat_map(|p| p.iter().copied().chain([0]))
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
+    Some(format!("{h:016x}"))
+}
+
+fn read_cache(opts: &ChooseOptions, key: &str) -> Option<Choice> {
+    let text = std::fs::read_to_string(opts.cache.as_ref()?.join(format!("{key}.json"))).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+fn write_cache(opts: &ChooseOptions, key: &str, c: &Choice) {
+    if let Some(dir) = &opts.cache
+        && std::fs::create_dir_all(dir).is_ok()
+    {
+        let tmp = dir.join(format!("{key}.{}.tmp", std::process::id()));
+        if std::fs::write(&tmp, serde_json::to_string_pretty(c).unwrap_or_default()).is_ok() {
+            let _ = std::fs::rename(&tmp, dir.join(format!("{key}.json")));
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The paper's regressor: an MLP that predicts a candidate tile's execution
+//! time from its features, in Burn.
+//!
+//! - [`net`]: the network (29 -> 32 -> 32 -> 1, tanh, dropout before the
+//!   output) as a Burn `Module`, generic over the backend;
+//! - [`train`]: the training loop (Huber loss, RMSProp, min-max
+//!   normalisation, split by instance, early stopping);
+//! - [`saved`]: a trained model on disk (Burn record + JSON metadata) and
+//!   batch prediction with it.
+//!
+//! Configuration, module and training stay apart as in Burn's examples: a
+//! [`TrainConfig`] fully describes a run and is saved with its model.
+
+pub mod net;
+pub mod saved;
+pub mod train;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// The CPU backend, in one place so another backend is a one-line change.
+pub type Backend = burn_ndarray::NdArray<f32>;
+/// [`Backend`] with automatic differentiation, for training.
+pub type TrainBackend = burn::backend::Autodiff<Backend>;
+
+/// What the network regresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Target {
+    /// Seconds, as in the paper: large instances dominate the loss.
+    Time,
+    /// Natural log of seconds: every instance weighs the same and the error
+    /// is relative, which is what choosing a tile needs.
+    #[default]
+    LogTime,
+}
+
+impl Target {
+    pub fn encode(self, seconds: f64) -> f32 {
+        match self {
+            Target::Time => seconds as f32,
+            Target::LogTime => seconds.max(1e-9).ln() as f32,
+        }
+    }
+    pub fn decode(self, y: f32) -> f64 {
+        match self {
+            Target::Time => f64::from(y),
+            Target::LogTime => f64::from(y).exp(),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Target::Time => "time",
+            Target::LogTime => "log-time",
+        })
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Target, String> {
+        match s {
+            "time" => Ok(Target::Time),
+            "log-time" => Ok(Target::LogTime),
+            _ => Err(format!("unknown target '{s}' (time or log-time)")),
+        }
+    }
+}
+
+/// Min-max scaling of every input column to [0, 1], fitted on training rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Normalizer {
+    pub min: Vec<f64>,
+    pub max: Vec<f64>,
+}
+
+impl Normalizer {
+    pub fn fit(rows: &[Vec<f64>]) -> Normalizer {
+        let d = rows.first().map_or(0, |r| r.len());
+        let mut min = vec![f64::INFINITY; d];
+        let mut max = vec![f64::NEG_INFINITY; d];
+        for r in rows {
+            for (k, &v) in r.iter().enumerate() {
+                min[k] = min[k].min(v);
+                max[k] = max[k].max(v);
+            }
+        }
+        Normalizer { min, max }
+    }
+
+    /// Scaled value; a constant column maps to 0.
+    pub fn apply(&self, row: &[f64]) -> Vec<f32> {
+        row.iter()
+            .enumerate()
+            .map(|(k, &v)| {
+                let span = self.max[k] - self.min[k];
+                if span > 0.0 { ((v - self.min[k]) / span) as f32 } else { 0.0 }
+            })
+            .collect()
+    }
+
+    /// Columns of `row` outside the fitted range by more than `slack` of
+    /// their span (the model extrapolates there).
+    pub fn outside(&self, row: &[f64], slack: f64) -> Vec<usize> {
+        (0..row.len())
+            .filter(|&k| {
+                let span = (self.max[k] - self.min[k]).max(1e-12);
+                row[k] < self.min[k] - slack * span || row[k] > self.max[k] + slack * span
+            })
+            .collect()
+    }
+}
+
+/// Everything that defines a training run (saved with the model).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainConfig {
+    pub feature_set: crate::features::FeatureSet,
+    pub target: Target,
+    pub hidden: usize,
+    /// Drop probability before the output (the paper's keep probability 0.8).
+    pub dropout: f64,
+    pub learning_rate: f64,
+    pub batch_size: usize,
+    pub huber_delta: f32,
+    pub max_epochs: usize,
+    /// Stop after this many epochs without a better validation loss.
+    pub patience: usize,
+    /// Fraction of instances held out for validation (the paper's 9 : 1).
+    pub validation: f64,
+    pub seed: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            feature_set: crate::features::FeatureSet::Paper,
+            target: Target::LogTime,
+            hidden: 32,
+            dropout: 0.2,
+            learning_rate: 5e-4,
+            batch_size: 512,
+            huber_delta: 2.0,
+            max_epochs: 400,
+            patience: 40,
+            validation: 0.1,
+            seed: 42,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizer_scales_and_flags_outliers() {
+        let n = Normalizer::fit(&[vec![0.0, 5.0], vec![10.0, 5.0]]);
+        assert_eq!(n.apply(&[5.0, 5.0]), vec![0.5, 0.0]);
+        assert_eq!(n.outside(&[30.0, 5.0], 0.5), vec![0]);
+        assert!(n.outside(&[12.0, 5.0], 0.5).is_empty());
+    }
+
+    #[test]
+    fn targets_round_trip() {
+        for t in [Target::Time, Target::LogTime] {
+            assert!((t.decode(t.encode(0.25)) - 0.25).abs() < 1e-6);
+            assert_eq!(t.to_string().parse::<Target>().unwrap(), t);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! Post-processing of predictions (the paper's section 3, step 6): keep the
+//! candidates whose predicted times are the lowest 10 %, then pick one.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+/// How to pick among the kept candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Strategy {
+    /// The lowest prediction.
+    T1,
+    /// A random kept candidate (the paper's T6-Random).
+    T6Random,
+    /// Compile and time every kept candidate; the fastest (T6-Search).
+    T6Search,
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Strategy::T1 => "t1",
+            Strategy::T6Random => "t6-random",
+            Strategy::T6Search => "t6-search",
+        })
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Strategy, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "t1" => Ok(Strategy::T1),
+            "t6-random" | "t6random" => Ok(Strategy::T6Random),
+            "t6-search" | "t6search" => Ok(Strategy::T6Search),
+            _ => Err(format!("unknown mode '{s}' (t1, t6-random or t6-search)")),
+        }
+    }
+}
+
+/// Share of candidates kept (the paper keeps 6 of 64).
+pub const KEEP: f64 = 0.10;
+
+/// Indices of the best `KEEP` share of `predicted` (at least one), lowest first.
+pub fn keep_best(predicted: &[f64]) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..predicted.len()).collect();
+    idx.sort_by(|&a, &b| predicted[a].total_cmp(&predicted[b]).then(a.cmp(&b)));
+    let n = ((predicted.len() as f64 * KEEP).ceil() as usize).clamp(1.min(predicted.len()), predicted.len());
+    idx.truncate(n);
+    idx
+}
+
+/// T6-Random's choice among `kept`, reproducible from `seed`.
+pub fn random_pick(kept: &[usize], seed: u64) -> Option<usize> {
+    (!kept.is_empty()).then(|| kept[StdRng::seed_from_u64(seed).random_range(0..kept.len())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_ten_percent_lowest_first() {
+        let p: Vec<f64> = (0..45).map(|k| ((k * 17) % 45) as f64).collect();
+        let kept = keep_best(&p);
+        assert_eq!(kept.len(), 5);
+        assert_eq!(kept.iter().map(|&i| p[i]).collect::<Vec<_>>(), vec![0.0, 1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(keep_best(&[3.0, 1.0]), vec![1]);
+        assert!(keep_best(&[]).is_empty());
+        let r = random_pick(&kept, 7).unwrap();
+        assert!(kept.contains(&r) && random_pick(&kept, 7) == Some(r));
+    }
+}

@@ -1,0 +1,214 @@
+//! End-to-end: collection (resumable, fault-tolerant), training, prediction
+//! and evaluation through the `tss` binary, on small real instances.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tss(cache: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tss"));
+    c.current_dir(repo()).env("TSS_CACHE", cache).env("CFLAGS", "-O2").env_remove("CC");
+    c
+}
+
+fn ok(o: Output) -> String {
+    assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Rows of a dataset as (kernel, sizes, tile, status), sorted.
+fn keys(p: &Path) -> Vec<(String, String, String, String)> {
+    let mut rd = csv::Reader::from_path(p).unwrap();
+    let h = rd.headers().unwrap().clone();
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    let (k, s, t, st) = (col("kernel"), col("sizes"), col("tile"), col("status"));
+    let mut v: Vec<_> = rd
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[k].to_string(), r[s].to_string(), r[t].to_string(), r[st].to_string())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn collect_args(out: &Path) -> Vec<String> {
+    [
+        "collect",
+        "--kernels",
+        "polybench/paper/matmul.c,polybench/paper/dsyrk.c",
+        "--instances",
+        "3",
+        "--seed",
+        "5",
+        "--range",
+        "70..110",
+        "--reps",
+        "2",
+        "--quiet",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([out.display().to_string()])
+    .collect()
+}
+
+#[test]
+fn killed_collection_resumes_without_gaps_or_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let full = dir.path().join("full.csv");
+    ok(tss(&cache).args(collect_args(&full)).output().unwrap());
+    let expected = keys(&full);
+    assert!(expected.len() >= 2 * 3 * 5, "{} rows", expected.len());
+    assert!(expected.iter().all(|k| k.3 == "ok"), "{expected:?}");
+
+    let part = dir.path().join("part.csv");
+    let mut child = tss(&cache).args(collect_args(&part)).spawn().unwrap();
+    let start = Instant::now();
+    while std::fs::read_to_string(&part).map_or(0, |t| t.lines().count()) < 8 {
+        assert!(start.elapsed() < Duration::from_secs(60), "collection made no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let partial = keys(&part);
+    assert!(partial.len() < expected.len(), "killed too late to test resumption");
+    ok(tss(&cache).args(collect_args(&part)).output().unwrap());
+    let resumed = keys(&part);
+    let mut dedup = resumed.clone();
+    dedup.dedup();
+    assert_eq!(dedup.len(), resumed.len(), "duplicate rows after resuming");
+    let strip = |v: &[(String, String, String, String)]| {
+        v.iter().map(|k| (k.0.clone(), k.1.clone(), k.2.clone())).collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&resumed), strip(&expected));
+
+    // Train on it, predict with it, evaluate it.
+    let model = dir.path().join("model");
+    let out = tss(&cache)
+        .args(["train", "--data", part.to_str().unwrap(), "--out", model.to_str().unwrap(), "--epochs", "20"])
+        .output()
+        .unwrap();
+    ok(out);
+    let defines = ok(tss(&cache)
+        .args([
+            "predict",
+            "polybench/paper/matmul.c",
+            "--size",
+            "NI=100,NJ=90,NK=80",
+            "--emit",
+            "defines",
+            "--no-cache",
+        ])
+        .arg("--model")
+        .arg(&model)
+        .output()
+        .unwrap());
+    let re: Vec<&str> = defines.split_whitespace().collect();
+    assert_eq!(re.len(), 3, "{defines}");
+    assert!(re.iter().all(|d| d.starts_with("-DTSS_T") && d.split('=').nth(1).unwrap().parse::<usize>().is_ok()));
+    let table =
+        ok(tss(&cache).args(["eval", "--data", part.to_str().unwrap()]).arg("--model").arg(&model).output().unwrap());
+    assert!(table.contains("| **mean** | T1 |") && table.contains("tile 32"), "{table}");
+
+    // A corrupt model is a one-line error, not a panic.
+    std::fs::write(model.join("weights.bin"), b"garbage").unwrap();
+    let o = tss(&cache)
+        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=100,NJ=90,NK=80", "--no-cache"])
+        .arg("--model")
+        .arg(&model)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("weights.bin") && err.lines().count() == 1, "{err}");
+    let o = tss(&cache)
+        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=100", "--model", "/nonexistent/model"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+}
+
+#[test]
+fn broken_candidates_are_recorded_and_the_sweep_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sig = "void tss_kernel(const long *p, const long *e, double **a, const double *s)";
+    std::fs::write(
+        d.join("crash.h"),
+        format!("{sig} {{ *(volatile int *) 0 = 1; }}\n#define tss_kernel tss_kernel_real\n"),
+    )
+    .unwrap();
+    std::fs::write(d.join("wrong.h"), format!("{sig} {{ }}\n#define tss_kernel tss_kernel_real\n")).unwrap();
+    std::fs::write(
+        d.join("hang.h"),
+        format!("{sig} {{ volatile int x = 1; while (x) ; }}\n#define tss_kernel tss_kernel_real\n"),
+    )
+    .unwrap();
+    let cc = d.join("badcc");
+    std::fs::write(
+        &cc,
+        format!(
+            "#!/bin/sh\ninc=\nfor a in \"$@\"; do case \"$a\" in\n  -DTSS_T1=8) inc=\"-include {d}/crash.h\";;\n  -DTSS_T1=16) inc=\"-include {d}/wrong.h\";;\n  -DTSS_T1=24) inc=\"-include {d}/hang.h\";;\n  -DTSS_T1=32) echo 'error: injected failure' >&2; exit 1;;\nesac; done\nexec cc \"$@\" $inc\n",
+            d = d.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&cc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = d.join("broken.csv");
+    let o = tss(&d.join("cache"))
+        .env("CC", &cc)
+        .args([
+            "collect",
+            "--kernels",
+            "polybench/paper/matmul.c",
+            "--instances",
+            "1",
+            "--range",
+            "80..90",
+            "--timeout",
+            "2",
+        ])
+        .args(["--quiet", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = keys(&out);
+    let status = |tile: &str| rows.iter().find(|k| k.2 == tile).map(|k| k.3.clone()).unwrap_or_default();
+    assert_eq!(status("untiled"), "ok");
+    assert_eq!(status("8x8x8"), "crash");
+    assert_eq!(status("16x16x16"), "wrong");
+    assert_eq!(status("24x24x24"), "timeout");
+    assert_eq!(status("32x32x32"), "compile-error");
+    assert_eq!(status("40x40x40"), "ok", "the sweep must go on after failures: {rows:?}");
+}
+
+#[test]
+fn measure_reports_and_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(tss(dir.path())
+        .args([
+            "measure",
+            "polybench/linear-algebra/gemm.c",
+            "--size",
+            "NI=60,NJ=50,NK=40",
+            "--tile",
+            "7",
+            "--tile",
+            "16,32,8",
+        ])
+        .args(["--baseline", "--json"])
+        .output()
+        .unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let res = v["results"].as_array().unwrap();
+    assert_eq!(res.len(), 3);
+    assert!(res.iter().all(|r| r["status"] == "ok" && r["median"].as_f64().unwrap() > 0.0), "{out}");
+}
