@@ -16,11 +16,19 @@ mkdir -p /tmp/tss-collect && cp "$BIN" /tmp/tss-collect/tss
 TSS=/tmp/tss-collect/tss
 K=polybench/paper/matmul.c,polybench/paper/gemm.c,polybench/paper/dsyrk.c,polybench/paper/dsyr2k.c,polybench/paper/tmm.c,polybench/paper/trmm.c
 
-# Small first passes give every kernel and both sets some data early; the
-# later passes extend the same seeds to the full counts.
-"$TSS" collect --kernels $K --seed 1 --instances "${SERIAL_TRAIN_1:-12}" --out data/serial-train.csv
-"$TSS" collect --kernels $K --seed 2 --instances "${SERIAL_TEST_1:-4}" --baseline --out data/serial-test.csv
-"$TSS" collect --kernels $K --seed 1 --instances "${SERIAL_TRAIN:-60}" --out data/serial-train.csv
-"$TSS" collect --kernels $K --seed 2 --instances "${SERIAL_TEST:-15}" --baseline --out data/serial-test.csv
-"$TSS" collect --kernels $K --seed 3 --instances "${PARALLEL_TRAIN:-30}" --parallel --out data/parallel-train.csv
-"$TSS" collect --kernels $K --seed 4 --instances "${PARALLEL_TEST:-10}" --parallel --baseline --out data/parallel-test.csv
+serial_train() { "$TSS" collect --kernels $K --seed 1 --instances "$1" --out data/serial-train.csv; }
+serial_test() { "$TSS" collect --kernels $K --seed 2 --instances "$1" --baseline --out data/serial-test.csv; }
+parallel_train() { "$TSS" collect --kernels $K --seed 3 --instances "$1" --parallel --out data/parallel-train.csv; }
+parallel_test() { "$TSS" collect --kernels $K --seed 4 --instances "$1" --parallel --baseline --out data/parallel-test.csv; }
+
+# Small first passes give every kernel, mode and set some data early; later
+# passes extend the same seeds (instance k is a function of seed and k).
+serial_train 8
+serial_test 3
+parallel_train 4
+parallel_test 2
+serial_train 30
+serial_test 15
+parallel_train 30
+parallel_test 10
+serial_train 60

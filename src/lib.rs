@@ -20,6 +20,7 @@ pub mod harness;
 pub mod instance;
 pub mod machine;
 pub mod model;
+pub mod plots;
 pub mod poly;
 pub mod select;
 

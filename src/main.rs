@@ -211,6 +211,9 @@ enum Command {
         /// JSON instead of a markdown table.
         #[arg(long)]
         json: bool,
+        /// Also write the figures (SVG and PNG) into this directory.
+        #[arg(long, value_name = "DIR")]
+        plots: Option<PathBuf>,
     },
     /// Internal: the measurement worker (reads a job on stdin).
     #[command(hide = true)]
@@ -392,7 +395,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Eval { data, model, parallel, json } => {
+        Command::Eval { data, model, parallel, json, plots } => {
             let model = SavedModel::load(&model.unwrap_or_else(|| default_model(parallel))).map_err(Error::Usage)?;
             let mode = Mode::from_parallel(parallel).to_string();
             let records: Vec<_> =
@@ -406,6 +409,14 @@ fn run(cli: Cli) -> Result<(), Error> {
                 println!("{}", serde_json::to_string_pretty(&out).expect("json"));
             } else {
                 println!("{}", eval::markdown(&evals));
+            }
+            if let Some(dir) = plots {
+                let (files, notes) = tss::plots::write_all(&evals, &dir, &format!("{mode}, {}", model.meta.data.cpu))
+                    .map_err(Error::Usage)?;
+                for n in notes {
+                    eprintln!("tss: note: {n}");
+                }
+                eprintln!("tss: wrote {} figures into {}", files.len(), dir.display());
             }
             Ok(())
         }

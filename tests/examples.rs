@@ -1,0 +1,55 @@
+//! The build-integration example: a Make project that picks its tile sizes
+//! with the shipped model at build time, builds, runs and checks itself.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+#[test]
+fn make_project_chooses_tiles_at_build_time() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path().join("proj");
+    copy_dir(&repo.join("examples/make-project"), &proj);
+    let cache = dir.path().join("cache");
+    let make = || {
+        Command::new("make")
+            .current_dir(&proj)
+            .env("TSS_CACHE", &cache)
+            .arg(format!("TSS={}", env!("CARGO_BIN_EXE_tss")))
+            .arg(format!("TSS_FLAGS=--model {}", repo.join("trained/serial").display()))
+            .output()
+            .unwrap()
+    };
+    let o = make();
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let header = std::fs::read_to_string(proj.join("tiles.h")).unwrap();
+    assert_eq!(header.matches("#define TSS_T").count(), 3, "{header}");
+    let run = Command::new(proj.join("example")).output().unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success() && out.starts_with("ok: tiles"), "{out}");
+    // Nothing changed: make does not run tss again.
+    let again = make();
+    assert!(String::from_utf8_lossy(&again.stdout).contains("Nothing to be done"));
+    // A clean rebuild predicts nothing: the choice comes from tss's cache.
+    let predict = || {
+        Command::new(env!("CARGO_BIN_EXE_tss"))
+            .current_dir(&proj)
+            .env("TSS_CACHE", &cache)
+            .args(["predict", "kernel.c", "--size", "NI=300,NJ=280,NK=260", "-o", "-", "--model"])
+            .arg(repo.join("trained/serial"))
+            .output()
+            .unwrap()
+    };
+    let text = String::from_utf8_lossy(&predict().stdout).into_owned();
+    assert!(text.contains("cached"), "{text}");
+    // The tiled file carries the same sizes as its defaults.
+    assert!(text.contains(header.lines().nth(1).unwrap()), "{text}");
+}
