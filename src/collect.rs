@@ -155,7 +155,8 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         .map(|a| Session::new(a, plan.mode, compiler.clone(), plan.policy))
         .collect::<Result<_, _>>()
         .map_err(usage)?;
-    for w in &work {
+    let mut rows_done = 0usize;
+    for (wi, w) in work.iter().enumerate() {
         let a = &analyses[w.kernel];
         let name = stem(&a.file);
         bar.set_message(format!("{name} {}", w.sizes));
@@ -221,6 +222,20 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             bar.println(format!("tss: {name} {}: {e}", w.sizes));
             summary.failed += w.todo.len();
             bar.inc(w.todo.len() as u64);
+        }
+        rows_done += w.todo.len();
+        if bar.is_hidden() && plan.progress {
+            // No terminal (e.g. nohup): one line per instance instead of a bar.
+            let elapsed = start.elapsed().as_secs_f64();
+            let eta = elapsed / rows_done as f64 * total.saturating_sub(rows_done) as f64;
+            eprintln!(
+                "tss: [{}/{}] {name} {} done; {rows_done}/{total} rows, {:.0} min elapsed, ETA {:.0} min",
+                wi + 1,
+                work.len(),
+                w.sizes,
+                elapsed / 60.0,
+                eta / 60.0
+            );
         }
     }
     bar.finish_and_clear();

@@ -2,24 +2,20 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-use clap::{Args, Parser, Subcommand};
-use std::collections::BTreeSet;
 use std::time::Duration;
 
+use clap::{Args, Parser, Subcommand};
 use tss::choose::{Choice, ChooseOptions, choose_tiles, default_model};
-use tss::model::saved::{ModelMeta, Provenance, SavedModel};
-use tss::model::{Target, TrainConfig};
-use tss::select::Strategy;
-use tss::{dataset, eval};
-
 use tss::features::{FeatureSet, candidates};
 use tss::harness::compile::Compiler;
 use tss::harness::session::{Policy, Session};
 use tss::harness::{Mode, Variant};
 use tss::instance::Sizes;
 use tss::machine::{Caches, parse_bytes};
-use tss::{Error, TileOptions};
+use tss::model::saved::SavedModel;
+use tss::model::{Target, TrainConfig};
+use tss::select::Strategy;
+use tss::{Error, TileOptions, dataset, eval};
 
 #[derive(Parser)]
 #[command(
@@ -169,9 +165,10 @@ enum Command {
         /// Problem sizes, e.g. `NI=1500,NJ=1300,NK=1100`.
         #[arg(long, value_name = "NAME=VALUE,...")]
         size: String,
-        /// `t1` (lowest prediction), `t6-random` (random among the best 10 %),
-        /// `t6-search` (compile and time the best 10 %, keep the fastest).
-        #[arg(long, default_value = "t1")]
+        /// `t6-search` (compile and time the best 10 %, keep the fastest; the
+        /// best on the test sets), `t1` (lowest prediction, no compilation),
+        /// `t6-random` (random among the best 10 %).
+        #[arg(long, default_value = "t6-search")]
         mode: Strategy,
         /// Parallel code and the parallel model.
         #[arg(long)]
@@ -564,71 +561,37 @@ fn list_paths(p: &[PathBuf]) -> String {
 }
 
 fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>) -> Result<(), Error> {
-    let records = dataset::load_all(data).map_err(Error::Usage)?;
-    let modes: BTreeSet<&str> = records.iter().map(|r| r.mode.as_str()).collect();
-    if modes.len() > 1 {
-        return Err(Error::Usage(format!(
-            "{} mixes serial and parallel rows; train one mode at a time",
-            list_paths(data)
-        )));
-    }
-    let samples = tss::model::train::samples(&records, cfg.feature_set);
-    eprintln!("tss: training on {} rows from {}", samples.len(), list_paths(data));
     let bar = indicatif::ProgressBar::new(cfg.max_epochs as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] epoch {pos}/{len} {msg}")
             .expect("template"),
     );
     let t0 = std::time::Instant::now();
-    let trained = tss::model::train::train(&samples, &cfg, &mut |e, tl, vl| {
+    let (mut model, r) = tss::model::fit(data, out, cfg, &mut |e, tl, vl| {
         bar.set_position(e as u64);
         bar.set_message(format!("train {tl:.4} val {vl:.4}"));
     })
     .map_err(Error::Usage)?;
     bar.finish_and_clear();
-    let first = records.first();
-    let meta_of = |f: fn(&tss::dataset::Meta) -> String| first.map(|r| f(&r.meta)).unwrap_or_default();
-    let provenance = Provenance {
-        files: data.iter().map(|p| p.display().to_string()).collect(),
-        mode: modes.iter().next().unwrap_or(&"serial").to_string(),
-        rows: samples.len(),
-        instances: trained.train_instances + trained.val_instances,
-        kernels: records.iter().map(|r| r.kernel.clone()).collect::<BTreeSet<_>>().into_iter().collect(),
-        cpu: meta_of(|m| m.cpu.clone()),
-        l1d: first.map_or(0, |r| r.meta.l1d),
-        l2: first.map_or(0, |r| r.meta.l2),
-        line: first.map_or(0, |r| r.meta.line),
-        cc: meta_of(|m| m.cc.clone()),
-        cflags: meta_of(|m| m.cflags.clone()),
-    };
-    let meta = ModelMeta {
-        format: tss::model::saved::FORMAT,
-        tss_version: env!("CARGO_PKG_VERSION").into(),
-        feature_names: cfg.feature_set.names().iter().map(|s| s.to_string()).collect(),
-        config: cfg,
-        normalizer: trained.normalizer.clone(),
-        data: provenance,
-        best_epoch: trained.best_epoch,
-        train_loss: trained.train_loss,
-        val_loss: trained.val_loss,
-        scores: serde_json::Value::Null,
-    };
-    let mut model = SavedModel::new(out, meta, trained.net);
     eprintln!(
-        "tss: {:.1} s; best epoch {}; Huber loss train {:.5}, validation {:.5} ({} train / {} validation instances)",
+        "tss: {} rows, {:.1} s; best epoch {}; Huber loss train {:.5}, validation {:.5} ({} train / {} validation instances)",
+        r.rows,
         t0.elapsed().as_secs_f64(),
-        trained.best_epoch,
-        trained.train_loss,
-        trained.val_loss,
-        trained.train_instances,
-        trained.val_instances
+        r.best_epoch,
+        r.train_loss,
+        r.val_loss,
+        r.train_instances,
+        r.val_instances
     );
+    for (m, s) in &r.validation {
+        eprintln!("tss: validation {m}: TN {:.3}", s.tn);
+    }
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;
         let evals = eval::evaluate(&model, &recs);
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));
-        model.meta.scores = serde_json::json!({ "test": test.display().to_string(), "summary": summary });
+        model.meta.scores["test"] = serde_json::json!({ "file": test.display().to_string(), "summary": summary });
     }
     model.save().map_err(Error::Usage)?;
     eprintln!("tss: wrote {}", out.display());

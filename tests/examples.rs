@@ -43,7 +43,7 @@ fn make_project_chooses_tiles_at_build_time() {
         Command::new(env!("CARGO_BIN_EXE_tss"))
             .current_dir(&proj)
             .env("TSS_CACHE", &cache)
-            .args(["predict", "kernel.c", "--size", "NI=300,NJ=280,NK=260", "-o", "-", "--model"])
+            .args(["predict", "kernel.c", "--size", "NI=300,NJ=280,NK=260", "--mode", "t1", "-o", "-", "--model"])
             .arg(repo.join("trained/serial"))
             .output()
             .unwrap()

@@ -173,3 +173,79 @@ mod tests {
         }
     }
 }
+
+/// What [`fit`] reports besides the model.
+#[derive(Clone, Debug)]
+pub struct FitReport {
+    pub rows: usize,
+    pub best_epoch: usize,
+    pub train_loss: f64,
+    pub val_loss: f64,
+    pub train_instances: usize,
+    pub val_instances: usize,
+    /// Tile-selection scores on the validation instances.
+    pub validation: std::collections::BTreeMap<String, crate::eval::Summary>,
+}
+
+/// Loads datasets (one mode), trains, and returns the model to save in `out`
+/// with its provenance, plus the training report.
+pub fn fit(
+    data: &[std::path::PathBuf],
+    out: &std::path::Path,
+    cfg: TrainConfig,
+    progress: train::Progress,
+) -> Result<(saved::SavedModel, FitReport), String> {
+    use std::collections::BTreeSet;
+    let list = data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>();
+    let records = crate::dataset::load_all(data)?;
+    let modes: BTreeSet<&str> = records.iter().map(|r| r.mode.as_str()).collect();
+    if modes.len() > 1 {
+        return Err(format!("{} mixes serial and parallel rows; train one mode at a time", list.join(", ")));
+    }
+    let samples = train::samples(&records, cfg.feature_set);
+    let (_, val_idx) = train::split(&samples, cfg.validation, cfg.seed);
+    let val_groups: BTreeSet<&str> = val_idx.iter().map(|&i| samples[i].group.as_str()).collect();
+    let trained = train::train(&samples, &cfg, progress)?;
+    let first = records.first().map(|r| r.meta.clone()).unwrap_or_default();
+    let data_info = saved::Provenance {
+        files: list,
+        mode: modes.iter().next().copied().unwrap_or("serial").to_string(),
+        rows: samples.len(),
+        instances: trained.train_instances + trained.val_instances,
+        kernels: records.iter().map(|r| r.kernel.clone()).collect::<BTreeSet<_>>().into_iter().collect(),
+        cpu: first.cpu,
+        l1d: first.l1d,
+        l2: first.l2,
+        line: first.line,
+        cc: first.cc,
+        cflags: first.cflags,
+    };
+    let meta = saved::ModelMeta {
+        format: saved::FORMAT,
+        tss_version: env!("CARGO_PKG_VERSION").into(),
+        feature_names: cfg.feature_set.names().iter().map(|s| s.to_string()).collect(),
+        config: cfg,
+        normalizer: trained.normalizer.clone(),
+        data: data_info,
+        best_epoch: trained.best_epoch,
+        train_loss: trained.train_loss,
+        val_loss: trained.val_loss,
+        scores: serde_json::Value::Null,
+    };
+    let mut model = saved::SavedModel::new(out, meta, trained.net);
+    let val_records: Vec<crate::dataset::Record> =
+        records.into_iter().filter(|r| val_groups.contains(format!("{}|{}", r.kernel, r.sizes).as_str())).collect();
+    let evals = crate::eval::evaluate(&model, &val_records);
+    let validation = crate::eval::summarize(&evals.iter().collect::<Vec<_>>());
+    model.meta.scores = serde_json::json!({ "validation": validation });
+    let report = FitReport {
+        rows: samples.len(),
+        best_epoch: trained.best_epoch,
+        train_loss: trained.train_loss,
+        val_loss: trained.val_loss,
+        train_instances: trained.train_instances,
+        val_instances: trained.val_instances,
+        validation,
+    };
+    Ok((model, report))
+}
