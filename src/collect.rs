@@ -120,9 +120,9 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             let mut all = vec![Variant::Untiled];
             all.extend(variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64)));
             let key = |v: &Variant| (name.clone(), mode.clone(), sizes.to_string(), v.to_string());
+            let n_all = all.len();
             let todo: Vec<Variant> = all.into_iter().filter(|v| !done.contains(&key(v))).collect();
-            skipped +=
-                1 + variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64)).len() - todo.len();
+            skipped += n_all - todo.len();
             if todo.is_empty() {
                 continue;
             }
