@@ -207,7 +207,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
                     summary.measured += 1;
                 } else {
                     summary.failed += 1;
-                    bar.println(format!("tss: {name} {} tile {v}: {} {}", w.sizes, t.status, t.detail));
+                    say(&bar, format!("tss: {name} {} tile {v}: {} {}", w.sizes, t.status, t.detail));
                 }
                 if let Err(e) = out.append(&rec) {
                     failure.get_or_insert(e);
@@ -219,7 +219,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         }
         if let Err(e) = result {
             // The instance cannot be measured (e.g. its baseline crashed): say so and go on.
-            bar.println(format!("tss: {name} {}: {e}", w.sizes));
+            say(&bar, format!("tss: {name} {}: {e}", w.sizes));
             summary.failed += w.todo.len();
             bar.inc(w.todo.len() as u64);
         }
@@ -241,6 +241,11 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
     bar.finish_and_clear();
     summary.wall_seconds = start.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// A message above the progress bar, or on stderr when there is no bar.
+fn say(bar: &ProgressBar, msg: String) {
+    if bar.is_hidden() { eprintln!("{msg}") } else { bar.println(msg) }
 }
 
 /// `polybench/paper/matmul.c` -> `matmul`.

@@ -212,3 +212,19 @@ fn measure_reports_and_checks() {
     assert_eq!(res.len(), 3);
     assert!(res.iter().all(|r| r["status"] == "ok" && r["median"].as_f64().unwrap() > 0.0), "{out}");
 }
+
+#[test]
+fn parallel_sweep_runs_every_candidate() {
+    // Regression: unloading an OpenMP kernel used to unload libgomp under its
+    // spinning threads and crash the worker at the next candidate.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("par.csv");
+    ok(tss(&dir.path().join("cache"))
+        .args(["collect", "--kernels", "polybench/paper/matmul.c", "--instances", "1", "--range", "100..120"])
+        .args(["--parallel", "--quiet", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap());
+    let rows = keys(&out);
+    assert!(rows.len() >= 6, "{rows:?}");
+    assert!(rows.iter().all(|k| k.3 == "ok"), "{rows:?}");
+}

@@ -59,6 +59,10 @@ pub fn serve(input: impl Read, mut output: impl Write) -> Result<(), String> {
         job.extents.iter().map(|e| vec![0.0; e.iter().product::<i64>().max(1) as usize]).collect();
     let scalars: Vec<f64> = (0..job.n_scalars).map(scalar_value).collect();
     let mut best = job.best.unwrap_or(f64::INFINITY);
+    // Objects stay loaded until the worker exits: unloading a kernel built
+    // with -fopenmp can unload libgomp under its idle (still spinning) pool
+    // threads, which then crash the worker at a later candidate.
+    let mut loaded: Vec<libloading::Library> = Vec::new();
     for (index, lib) in job.libs.iter().enumerate() {
         // SAFETY: the object was compiled by tss from a driver exporting `tss_kernel`
         // with exactly this signature; its initialisers are the C runtime's.
@@ -85,6 +89,8 @@ pub fn serve(input: impl Read, mut output: impl Write) -> Result<(), String> {
                 break;
             }
         }
+        drop(f);
+        loaded.push(lib);
         let line = serde_json::to_string(&Report { index, times, checksum }).expect("numbers serialise");
         writeln!(output, "{line}").and_then(|_| output.flush()).map_err(|e| e.to_string())?;
     }
