@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Trains every model variant on the shipped data, scores each on its test set,
+# ships the best one per mode in trained/<mode>/, and regenerates that model's
+# evaluation table (trained/<mode>/eval.md) and figures (trained/<mode>/figures/).
+#
+# Variants: feature set paper|extended x target time|log-time. "Best" = the
+# lowest mean normalised time of T1 on the test instances (T1 is the pure
+# model choice; T6-Search then inherits its ranking).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q
+TSS=target/release/tss
+OUT=target/models
+mkdir -p "$OUT"
+for mode in serial parallel; do
+  [ -s "data/$mode-train.csv" ] && [ -s "data/$mode-test.csv" ] || { echo "skip $mode: no data"; continue; }
+  par=""; [ "$mode" = parallel ] && par="--parallel"
+  for set in paper extended; do
+    for target in time log-time; do
+      name="$mode-$set-$target"
+      "$TSS" train --data "data/$mode-train.csv" --test "data/$mode-test.csv" --set "$set" --target "$target" \
+        --out "$OUT/$name" > "$OUT/$name.md" 2> "$OUT/$name.log"
+      echo "$name: $(grep -o 'validation T1: TN [0-9.]*' "$OUT/$name.log" || true)"
+    done
+  done
+  best=$(python3 scripts/compare_models.py "$OUT" "$mode" | tee "$OUT/$mode-comparison.md" | sed -n 's/^best: //p')
+  echo "$mode: shipping $best"
+  rm -rf "trained/$mode" && cp -r "$OUT/$best" "trained/$mode"
+  cp "$OUT/$mode-comparison.md" "trained/$mode/comparison.md"
+  "$TSS" eval --data "data/$mode-test.csv" --model "trained/$mode" $par --plots "trained/$mode/figures" > "trained/$mode/eval.md"
+done
