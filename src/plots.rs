@@ -96,7 +96,13 @@ fn fig3<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, e: &InstanceEval, capt
         .y_label_area_size(65)
         .build_cartesian_2d(0.0..xmax, 0.0..ymax.max(1e-6))
         .map_err(err)?;
-    chart.configure_mesh().x_desc("tile size (cubic)").y_desc("time (s)").draw().map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("tile size (cubic)")
+        .y_desc("time (s)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()
+        .map_err(err)?;
     let blue = RGBColor(31, 119, 180);
     let orange = RGBColor(255, 127, 14);
     chart

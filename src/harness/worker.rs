@@ -89,7 +89,6 @@ pub fn serve(input: impl Read, mut output: impl Write) -> Result<(), String> {
                 break;
             }
         }
-        drop(f);
         loaded.push(lib);
         let line = serde_json::to_string(&Report { index, times, checksum }).expect("numbers serialise");
         writeln!(output, "{line}").and_then(|_| output.flush()).map_err(|e| e.to_string())?;
