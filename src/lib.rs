@@ -2,11 +2,19 @@
 //!
 //! The pipeline, one module per stage, data flowing one way:
 //!
-//! C text --[`frontend`]--> [`frontend::Scop`] --[`poly`]--> dependences and a
-//! tiled schedule --[`codegen`]--> tiled C whose tile sizes stay parameters.
+//! ```text
+//! C text --frontend--> Scop --poly--> dependences, tiled schedule --codegen--> tiled C (TSS_Tk macros)
+//!                                              |
+//!            sizes, tile --features--> feature vectors --model--> predicted times --select--> tile
+//! ```
 //!
-//! [`tile_source`] runs the whole pipeline on a file's text; the `tss` binary
-//! is a thin command-line layer over it.
+//! Beside it: [`harness`] (compile, load and time variants in a worker
+//! process), [`dataset`] and [`collect`] (exhaustive, resumable sweeps),
+//! [`eval`] and [`plots`] (the paper's metrics and figures), and [`choose`]
+//! (the whole method behind `tss predict`, for build scripts too).
+//!
+//! [`tile_source`] tiles a file's text and [`analyze`] prepares its hot SCoP
+//! for the later stages; the `tss` binary is a thin command-line layer.
 
 pub mod choose;
 pub mod codegen;
