@@ -25,8 +25,8 @@ parallel_test() { "$TSS" collect --kernels $K --seed 4 --instances "$1" --parall
 # passes extend the same seeds (instance k is a function of seed and k).
 serial_train 8
 serial_test 3
-parallel_train 4
-parallel_test 2
+parallel_train 8
+parallel_test 4
 serial_train 30
 serial_test 15
 parallel_train 30
