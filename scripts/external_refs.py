@@ -52,8 +52,16 @@ def run_time(exe, reps):
     for _ in range(reps):
         out = subprocess.run(PIN + [exe], capture_output=True, text=True, check=True,
                              env=dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1"))
-        times.append(float(out.stdout.strip().split()[-1]))
+        times.append(next(float(w) for w in out.stdout.split() if is_number(w)))
     return statistics.median(times)
+
+
+def is_number(w):
+    try:
+        float(w)
+        return True
+    except ValueError:
+        return False
 
 
 def compile_ok(cmd):
