@@ -171,18 +171,12 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
                         return; // re-run only for its checksum: the row exists
                     }
                 }
-                let ts = match v {
-                    Variant::Untiled => [1.0; 3],
-                    Variant::Tiled(t) => a
-                        .kernel
-                        .loops
-                        .clone()
-                        .map(|l| l.member.map_or(1.0, |m| t.get(m).or(t.last()).copied().unwrap_or(1) as f64)),
-                };
+                // The untiled code is the 1x1x1 tile as far as features go.
                 let tile: Vec<usize> = match v {
                     Variant::Untiled => vec![1],
                     Variant::Tiled(t) => t.clone(),
                 };
+                let ts = a.kernel.feature_tiles(&tile);
                 let rec = Record {
                     kernel: name.clone(),
                     mode: mode.clone(),

@@ -38,8 +38,14 @@ impl Default for TileOptions {
 impl TileOptions {
     /// Default size of band dimension `k` (0-based): Pluto's 32 when none is given.
     pub fn size(&self, k: usize) -> usize {
-        self.sizes.get(k).or(self.sizes.last()).copied().unwrap_or(32)
+        size_at(&self.sizes, k).unwrap_or(32)
     }
+}
+
+/// Size of band member `k` from per-member sizes where the last one repeats
+/// for deeper members (`--tile 16,64` means 16, 64, 64, ...).
+pub fn size_at(sizes: &[usize], k: usize) -> Option<usize> {
+    sizes.get(k).or(sizes.last()).copied()
 }
 
 /// Internal ISL name of schedule dimension `p` (unique, mapped back to the

@@ -39,6 +39,7 @@ use std::str::FromStr;
 use isl_rs::{Context, Map, Set};
 use serde::{Deserialize, Serialize};
 
+use crate::codegen::size_at;
 use crate::frontend::{Scop, Statement};
 use crate::instance::Sizes;
 use crate::machine::Caches;
@@ -217,15 +218,16 @@ impl Kernel {
         Ok(ps)
     }
 
-    /// Tile size of feature loop `l` from per-band-member sizes (the last
-    /// given size repeats, as in `--tile`).
-    fn tile_of(&self, l: &FeatureLoop, tile: &[usize]) -> f64 {
-        l.member.map_or(1.0, |m| tile.get(m).or(tile.last()).copied().unwrap_or(1) as f64)
+    /// TS1..TS3: the tile size of each feature loop (tile-loop order) from
+    /// per-band-member sizes (the last given size repeats, as in `--tile`);
+    /// 1 for a padding loop.
+    pub fn feature_tiles(&self, tile: &[usize]) -> [f64; 3] {
+        self.loops.clone().map(|l| l.member.map_or(1.0, |m| size_at(tile, m).unwrap_or(1) as f64))
     }
 
     /// The feature vector of one candidate tile, in `set`'s order.
     pub fn vector(&self, set: FeatureSet, ps: &[i64; 3], tile: &[usize], caches: &Caches) -> Vec<f64> {
-        let ts: [f64; 3] = std::array::from_fn(|k| self.tile_of(&self.loops[k], tile));
+        let ts = self.feature_tiles(tile);
         let real: Vec<f64> = (0..3).filter(|&k| self.loops[k].member.is_some()).map(|k| ts[k]).collect();
         let cubic = if real.windows(2).all(|w| w[0] == w[1]) {
             real.first().copied().unwrap_or(1.0)
@@ -256,7 +258,7 @@ impl Kernel {
     /// Bytes one tile of the dominant statement touches: per distinct
     /// reference, the product over subscripts of the range they sweep.
     pub fn working_set(&self, tile: &[usize]) -> u64 {
-        let t = |m: usize| tile.get(m).or(tile.last()).copied().unwrap_or(1) as f64;
+        let t = |m: usize| size_at(tile, m).unwrap_or(1) as f64;
         let elems: f64 = self
             .spans
             .iter()

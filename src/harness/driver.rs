@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use isl_rs::{Context, Set};
 
-use super::{Mode, Variant};
+use super::Variant;
 use crate::Analysis;
 use crate::instance::Sizes;
 use crate::poly::PolyError;
@@ -137,20 +137,12 @@ pub fn source(a: &Analysis, layout: &Layout, code: &str) -> String {
     s
 }
 
-/// The region code for `variant`: the analysis' tiled code, or the untiled baseline.
-pub fn variant_code(a: &Analysis, variant: &Variant, mode: Mode) -> Result<String, PolyError> {
-    match variant {
-        Variant::Tiled(_) => Ok(a.report.code.clone()),
-        Variant::Untiled => crate::untiled_scop(&a.scop, mode.is_parallel()),
-    }
-}
-
 /// `-DTSS_T1=.. -DTSS_T2=..` for a tiled variant (the last size repeats).
 pub fn defines(a: &Analysis, variant: &Variant) -> Vec<String> {
     match variant {
         Variant::Untiled => Vec::new(),
         Variant::Tiled(t) => (0..a.tile_dims())
-            .map(|k| format!("-D{}={}", crate::poly::tile::tile_param(k), t.get(k).or(t.last()).copied().unwrap_or(32)))
+            .map(|k| format!("-D{}={}", crate::poly::tile::tile_param(k), crate::codegen::size_at(t, k).unwrap_or(32)))
             .collect(),
     }
 }
