@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::features::candidates;
-use crate::harness::compile::Compiler;
+use crate::harness::compile::{Compiler, fnv1a};
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, Variant};
 use crate::instance::Sizes;
@@ -108,7 +108,7 @@ impl Choice {
 pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Choice, Error> {
     let src = std::fs::read_to_string(file).map_err(|source| Error::Io { path: file.into(), source })?;
     let a = crate::analyze(file, &src, opts.parallel)?;
-    let sizes = Sizes::parse_pairs(sizes).and_then(|p| Sizes::resolve(&a.scop.params, &p)).map_err(Error::Usage)?;
+    let sizes = Sizes::parse(&a.scop.params, sizes).map_err(Error::Usage)?;
     let d = a.tile_dims();
     let retile = |tile: &[usize]| -> Result<String, Error> {
         let (code, _) = crate::tile_source(file, &src, &TileOptions { sizes: tile.to_vec(), parallel: opts.parallel })?;
@@ -230,10 +230,7 @@ fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
         std::env::var("CFLAGS").ok()
     );
     let parts = [src.as_bytes(), sizes.as_bytes(), &model_json, &weights, info.cpu.as_bytes(), setup.as_bytes()];
-    let h = parts
-        .iter()
-        .flat_map(|p| p.iter().copied().chain([0]))
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
+    let h = fnv1a(parts.iter().flat_map(|p| p.iter().copied().chain([0])));
     Some(format!("{h:016x}"))
 }
 

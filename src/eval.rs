@@ -144,7 +144,6 @@ pub fn summarize(evals: &[&InstanceEval]) -> BTreeMap<String, Summary> {
 /// Markdown table: one row per kernel and method, then the means.
 pub fn markdown(evals: &[InstanceEval]) -> String {
     let mut kernels: Vec<&str> = evals.iter().map(|e| e.kernel.as_str()).collect();
-    kernels.dedup();
     kernels.sort();
     kernels.dedup();
     let mut s = String::from(

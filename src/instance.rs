@@ -48,6 +48,11 @@ impl Sizes {
         Ok(Sizes { values: params.iter().cloned().zip(values.into_iter().map(|v| v.unwrap_or(1))).collect() })
     }
 
+    /// `--size` text resolved against a SCoP's parameters in one step.
+    pub fn parse(params: &[String], text: &str) -> Result<Sizes, String> {
+        Sizes::resolve(params, &Sizes::parse_pairs(text)?)
+    }
+
     /// ISL parameter constraints: `[NI, NJ] -> { : NI = 1500 and NJ = 1300 }`.
     pub fn isl_params(&self) -> String {
         let names: Vec<&str> = self.values.iter().map(|(n, _)| n.as_str()).collect();

@@ -435,7 +435,7 @@ fn features(
     caches: &Caches,
 ) -> Result<(), Error> {
     let a = tss::analyze(file, &read(file)?, false)?;
-    let sizes = Sizes::parse_pairs(size).and_then(|p| Sizes::resolve(&a.scop.params, &p)).map_err(Error::Usage)?;
+    let sizes = Sizes::parse(&a.scop.params, size).map_err(Error::Usage)?;
     let ps =
         a.kernel.extents(&sizes).map_err(|e| Error::Poly { file: file.into(), line: a.scop.region.line, msg: e.0 })?;
     let tiles: Vec<Vec<usize>> = if tiles.is_empty() {
@@ -482,7 +482,7 @@ fn measure(
     timing: &TimingArgs,
 ) -> Result<(), Error> {
     let a = tss::analyze(file, &read(file)?, parallel)?;
-    let sizes = Sizes::parse_pairs(size).and_then(|p| Sizes::resolve(&a.scop.params, &p)).map_err(Error::Usage)?;
+    let sizes = Sizes::parse(&a.scop.params, size).map_err(Error::Usage)?;
     let mut variants: Vec<Variant> =
         tiles.iter().map(|t| parse_sizes(t).map(Variant::Tiled)).collect::<Result<_, _>>()?;
     if baseline {

@@ -94,7 +94,7 @@ impl Compiler {
 }
 
 /// 64-bit FNV-1a: a stable content hash (std's hasher may change between releases).
-fn fnv1a(bytes: impl Iterator<Item = u8>) -> u64 {
+pub fn fnv1a(bytes: impl Iterator<Item = u8>) -> u64 {
     bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
