@@ -122,8 +122,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     }
     let model = SavedModel::load(&opts.model).map_err(Error::Usage)?;
     let mut warnings = provenance_warnings(&model, opts);
-    let poly = |e: crate::poly::PolyError| Error::Poly { file: file.into(), line: a.scop.region.line, msg: e.0 };
-    let ps = a.kernel.extents(&sizes).map_err(poly)?;
+    let ps = a.extents(&sizes)?;
     let tiles: Vec<Vec<usize>> = candidates(&ps, &opts.caches).into_iter().map(|t| vec![t; d]).collect();
     let set = model.feature_set();
     let rows: Vec<Vec<f64>> = tiles.iter().map(|t| a.kernel.vector(set, &ps, t, &opts.caches)).collect();

@@ -112,11 +112,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         for (ki, a) in analyses.iter().enumerate() {
             let name = stem(&a.file);
             let sizes = draw_sizes(&a.scop.params, &name, plan.seed, k, plan.range);
-            let ps = a.kernel.extents(&sizes).map_err(|e| Error::Poly {
-                file: a.file.clone(),
-                line: a.scop.region.line,
-                msg: e.0,
-            })?;
+            let ps = a.extents(&sizes)?;
             let mut all = vec![Variant::Untiled];
             all.extend(variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64)));
             let key = |v: &Variant| (name.clone(), mode.clone(), sizes.to_string(), v.to_string());

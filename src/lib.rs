@@ -97,6 +97,15 @@ impl Analysis {
     pub fn tile_dims(&self) -> usize {
         self.report.tile_dims.max(1)
     }
+
+    /// PS1..PS3 at `sizes`, with failures reported against the SCoP's line.
+    pub fn extents(&self, sizes: &instance::Sizes) -> Result<[i64; 3], Error> {
+        self.kernel.extents(sizes).map_err(|e| Error::Poly {
+            file: self.file.clone(),
+            line: self.scop.region.line,
+            msg: e.0,
+        })
+    }
 }
 
 /// Tiles `src` and analyses its hot SCoP: the first one with a tiled band

@@ -436,8 +436,7 @@ fn features(
 ) -> Result<(), Error> {
     let a = tss::analyze(file, &read(file)?, false)?;
     let sizes = Sizes::parse(&a.scop.params, size).map_err(Error::Usage)?;
-    let ps =
-        a.kernel.extents(&sizes).map_err(|e| Error::Poly { file: file.into(), line: a.scop.region.line, msg: e.0 })?;
+    let ps = a.extents(&sizes)?;
     let tiles: Vec<Vec<usize>> = if tiles.is_empty() {
         candidates(&ps, caches).into_iter().map(|t| vec![t]).collect()
     } else {
