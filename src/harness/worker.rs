@@ -10,7 +10,10 @@
 //! Timing policy: every variant runs once on freshly initialised arrays (that
 //! run's output is the checksum); it is repeated up to `reps` times only while
 //! it stays within `near` of the best time seen for the instance. The model
-//! needs precision near the minimum, not on tiles already far slower.
+//! needs precision near the minimum, not on tiles already far slower. The
+//! session hands candidates over in bisection order
+//! ([`super::session::probe_order`]) so that "best seen" is close to the
+//! true best after a few runs.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;

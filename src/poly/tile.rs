@@ -100,22 +100,39 @@ pub fn tile(ctx: &Context, scop: &Scop, schedule: &Schedule) -> Result<TiledSche
     let iterators: BTreeSet<&String> = scop.statements.iter().flat_map(|s| &s.iterators).collect();
     let reserved = scop.identifiers.iter().filter(|i| !iterators.contains(i)).cloned().collect();
     let mut t = Tiler { ctx, scop, bands: Vec::new(), reserved, tile_dims: 0 };
-    let mut top = schedule.get_root()?;
-    while matches!(top.get_type()?, ScheduleNodeType::Domain | ScheduleNodeType::Mark | ScheduleNodeType::Context) {
-        top = top.get_child(0)?;
-    }
-    let children = match top.get_type()? {
-        ScheduleNodeType::Sequence => {
-            (0..top.n_children()?).map(|c| top.get_child(c)).collect::<Result<Vec<_>, _>>()?
-        }
-        _ => vec![top],
-    };
+    let mut children = Vec::new();
+    sequential_parts(schedule.get_root()?, &mut children)?;
     let mut parts = Vec::new();
     for child in &children {
         let (map, dims) = t.node(child, &Path::default())?;
         parts.push(Part { map: map.coalesce()?, dims });
     }
     Ok(TiledSchedule { parts, bands: t.bands, tile_dims: t.tile_dims })
+}
+
+/// The subtrees that run one after the other at the top of the schedule:
+/// children of the outermost sequence, recursively through nested sequences
+/// and sets (a set's children may run in any order, so in order is legal).
+/// Each becomes its own AST problem: ISL's AST generation grows much faster
+/// than linearly with the statements it must interleave, and 3mm's two
+/// independent products would otherwise form one problem.
+fn sequential_parts(node: ScheduleNode, out: &mut Vec<ScheduleNode>) -> Result<(), PolyError> {
+    let mut inner = node.copy()?;
+    while matches!(
+        inner.get_type()?,
+        ScheduleNodeType::Domain | ScheduleNodeType::Filter | ScheduleNodeType::Mark | ScheduleNodeType::Context
+    ) {
+        inner = inner.get_child(0)?;
+    }
+    match inner.get_type()? {
+        ScheduleNodeType::Sequence | ScheduleNodeType::Set => {
+            for c in 0..inner.n_children()? {
+                sequential_parts(inner.get_child(c)?, out)?;
+            }
+        }
+        _ => out.push(node),
+    }
+    Ok(())
 }
 
 /// What the ancestors of a schedule node already decided.
