@@ -139,7 +139,7 @@ pub fn tile_scop(scop: &Scop, opts: &TileOptions) -> Result<(String, ScopReport)
     let deps = Dependences::compute(&model)?;
     let schedule = poly::schedule::compute(&ctx, &model, &deps)?;
     let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule)?;
-    let code = codegen::generate(&ctx, scop, &tiled, opts)?;
+    let code = codegen::generate(scop, &tiled, opts)?;
     let report = ScopReport {
         line: scop.region.line,
         statements: scop
@@ -185,7 +185,7 @@ pub fn untiled_scop(scop: &Scop, parallel: bool) -> Result<String, PolyError> {
     let model = Model::build(&ctx, scop)?;
     let deps = Dependences::compute(&model)?;
     let sched = poly::baseline::untiled(&ctx, scop, &model, &deps)?;
-    codegen::generate(&ctx, scop, &sched, &TileOptions { parallel, ..TileOptions::default() })
+    codegen::generate(scop, &sched, &TileOptions { parallel, ..TileOptions::default() })
 }
 
 /// Human-readable `--explain` text for the reports of one file.
