@@ -7,18 +7,17 @@
 //! floating-point sum (every reduction keeps its order because the
 //! dependences between its updates are respected), so no tolerance is used.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::root;
 
 use tss::TileOptions;
 
 /// Small, non-square sizes so each run takes milliseconds.
 const SIZES: [&str; 8] = ["-DNI=37", "-DNJ=41", "-DNK=29", "-DNL=23", "-DNM=31", "-DM=33", "-DN=39", "-DTSTEPS=5"];
 const TILES: [&[usize]; 7] = [&[1], &[7], &[8], &[32], &[33], &[100], &[16, 64, 8]];
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn kernels() -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -35,24 +34,10 @@ fn kernels() -> Vec<PathBuf> {
     out
 }
 
-/// Compiles `src` with OpenMP and runs it with two threads; returns stdout.
+/// Runs `src` at the test sizes and returns the arrays it dumps.
 fn compile_and_run(src: &Path, exe: &Path) -> String {
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let out = Command::new(&cc)
-        .args(["-O1", "-fopenmp", "-DPOLYBENCH_DUMP_ARRAYS"])
-        .args(SIZES)
-        .arg("-I")
-        .arg(root().join("polybench/include"))
-        .arg(src)
-        .arg("-o")
-        .arg(exe)
-        .arg("-lm")
-        .output()
-        .expect("a C compiler (cc) is needed for the tests");
-    assert!(out.status.success(), "{} does not compile:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
-    let run = Command::new(exe).env("OMP_NUM_THREADS", "2").output().unwrap();
-    assert!(run.status.success(), "{} failed: {:?}", src.display(), run.status);
-    let text = String::from_utf8(run.stdout).unwrap();
+    let args: Vec<&str> = ["-DPOLYBENCH_DUMP_ARRAYS"].into_iter().chain(SIZES).collect();
+    let text = common::compile_and_run(src, exe, &args);
     assert!(text.contains("begin dump"), "{} printed no array", src.display());
     text
 }

@@ -9,9 +9,11 @@
 //! Equality is exact, as in `tile_kernels.rs`: tiling respects every
 //! dependence, so each reduction keeps its order.
 
+mod common;
+
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::compile_and_run;
 
 use tss::TileOptions;
 
@@ -427,34 +429,12 @@ fn program(k: &Kernel) -> String {
     c
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Compiles `src` with OpenMP and runs it with two threads; returns stdout.
-fn compile_and_run(src: &Path, exe: &Path) -> String {
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let out = Command::new(&cc)
-        .args(["-O1", "-fopenmp", "-I"])
-        .arg(root().join("polybench/include"))
-        .arg(src)
-        .arg("-o")
-        .arg(exe)
-        .arg("-lm")
-        .output()
-        .expect("a C compiler (cc) is needed for the tests");
-    assert!(out.status.success(), "{} does not compile:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
-    let run = Command::new(exe).env("OMP_NUM_THREADS", "2").output().unwrap();
-    assert!(run.status.success(), "{} failed: {:?}", src.display(), run.status);
-    String::from_utf8(run.stdout).unwrap()
-}
-
 fn check(k: &Kernel) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(format!("{}.c", k.name));
     let src = program(k);
     std::fs::write(&file, &src).unwrap();
-    let expected = compile_and_run(&file, &dir.path().join("orig"));
+    let expected = compile_and_run(&file, &dir.path().join("orig"), &[]);
     assert_eq!(expected.lines().count(), k.arrays.len(), "{}: one line per array", k.name);
     assert!(!expected.contains("nan") && !expected.contains("inf"), "{}: initial data ill-conditioned", k.name);
     for parallel in [false, true] {
@@ -464,7 +444,7 @@ fn check(k: &Kernel) {
             assert!(code.contains("TSS_T1"), "{}: no tiled band", k.name);
             let tiled = dir.path().join("tiled.c");
             std::fs::write(&tiled, &code).unwrap();
-            let got = compile_and_run(&tiled, &dir.path().join("tiled"));
+            let got = compile_and_run(&tiled, &dir.path().join("tiled"), &[]);
             assert!(got == expected, "{}: tile {tile:?} parallel={parallel} computes different arrays", k.name);
         }
     }

@@ -1,0 +1,29 @@
+//! Helpers shared by the end-to-end tiling tests.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Compiles `src` (with `args`, OpenMP and the polybench.h stand-in) and runs
+/// it with two threads; returns stdout.
+pub fn compile_and_run(src: &Path, exe: &Path, args: &[&str]) -> String {
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let out = Command::new(&cc)
+        .args(["-O1", "-fopenmp"])
+        .args(args)
+        .arg("-I")
+        .arg(root().join("polybench/include"))
+        .arg(src)
+        .arg("-o")
+        .arg(exe)
+        .arg("-lm")
+        .output()
+        .expect("a C compiler (cc) is needed for the tests");
+    assert!(out.status.success(), "{} does not compile:\n{}", src.display(), String::from_utf8_lossy(&out.stderr));
+    let run = Command::new(exe).env("OMP_NUM_THREADS", "2").output().unwrap();
+    assert!(run.status.success(), "{} failed: {:?}", src.display(), run.status);
+    String::from_utf8(run.stdout).unwrap()
+}
