@@ -5,14 +5,14 @@
 #
 # Variants: feature set paper|extended x target time|log-time. "Best" = the
 # lowest mean normalised time of T1 on the test instances (T1 is the pure
-# model choice; T6-Search then inherits its ranking).
+# model choice; T6-Search then inherits its ranking). MODES=parallel trains one mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q
 TSS=target/release/tss
 OUT=target/models
 mkdir -p "$OUT"
-for mode in serial parallel; do
+for mode in ${MODES:-serial parallel}; do
   [ -s "data/$mode-train.csv" ] && [ -s "data/$mode-test.csv" ] || { echo "skip $mode: no data"; continue; }
   par=""; [ "$mode" = parallel ] && par="--parallel"
   for set in paper extended; do

@@ -81,6 +81,10 @@ pub struct Choice {
     pub predicted: f64,
     pub candidates: usize,
     pub kept: Vec<Kept>,
+    /// Measured median seconds of the untiled original (T6-Search only,
+    /// which runs it anyway as the reference the candidates are checked against).
+    #[serde(default)]
+    pub untiled: Option<f64>,
     pub model: String,
     pub warnings: Vec<String>,
     #[serde(skip)]
@@ -140,6 +144,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     }
     let mut kept: Vec<Kept> =
         kept_idx.iter().map(|&k| Kept { tile: tiles[k].clone(), predicted: predicted[k], measured: None }).collect();
+    let mut untiled = None;
     let pick = match opts.strategy {
         Strategy::T1 => 0,
         Strategy::T6Random => {
@@ -147,7 +152,18 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             random_pick(&seq, opts.seed).unwrap_or(0)
         }
         Strategy::T6Search => {
-            search(&a, &sizes, &mut kept, opts).map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?
+            let (pick, base) =
+                search(&a, &sizes, &mut kept, opts).map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?;
+            untiled = base;
+            if let (Some(u), Some(m)) = (base, kept[pick].measured)
+                && u < m * UNTILED_MARGIN
+            {
+                warnings.push(format!(
+                    "the untiled original ran in {u:.4} s, faster than the best kept tile ({m:.4} s): \
+                     tiling does not pay at these sizes with these flags; consider keeping the original loops"
+                ));
+            }
+            pick
         }
     };
     let choice = Choice {
@@ -158,6 +174,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         predicted: kept[pick].predicted,
         candidates: tiles.len(),
         kept,
+        untiled,
         model: opts.model.display().to_string(),
         warnings,
         from_cache: false,
@@ -169,21 +186,35 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     Ok(Choice { code: retile(&choice.tile)?, ..choice })
 }
 
-/// T6-Search: time the kept candidates (checked against untiled), take the fastest.
-fn search(a: &crate::Analysis, sizes: &Sizes, kept: &mut [Kept], opts: &ChooseOptions) -> Result<usize, String> {
+/// The untiled original must beat the chosen tile by this factor before
+/// tss says so: it is timed once, the candidates several times.
+const UNTILED_MARGIN: f64 = 0.95;
+
+/// T6-Search: time the kept candidates (checked against untiled), take the
+/// fastest. Also returns the untiled original's time.
+fn search(
+    a: &crate::Analysis,
+    sizes: &Sizes,
+    kept: &mut [Kept],
+    opts: &ChooseOptions,
+) -> Result<(usize, Option<f64>), String> {
     let session = Session::new(a, Mode::from_parallel(opts.parallel), Compiler::from_env()?, opts.policy)?;
     let variants: Vec<Variant> = kept.iter().map(|k| Variant::Tiled(k.tile.clone())).collect();
-    session.measure(sizes, &variants, None, 1, |v, t| {
-        if let (Variant::Tiled(tile), Status::Ok) = (v, t.status)
-            && let Some(k) = kept.iter_mut().find(|k| k.tile == *tile)
-        {
-            k.measured = t.median();
+    let mut untiled = None;
+    session.measure(sizes, &variants, None, 1, |v, t| match (v, t.status) {
+        (Variant::Untiled, Status::Ok) => untiled = t.median(),
+        (Variant::Tiled(tile), Status::Ok) => {
+            if let Some(k) = kept.iter_mut().find(|k| k.tile == *tile) {
+                k.measured = t.median();
+            }
         }
+        _ => {}
     })?;
-    (0..kept.len())
+    let pick = (0..kept.len())
         .filter(|&k| kept[k].measured.is_some())
         .min_by(|&x, &y| kept[x].measured.unwrap_or(f64::MAX).total_cmp(&kept[y].measured.unwrap_or(f64::MAX)))
-        .ok_or_else(|| "no kept candidate ran correctly".to_string())
+        .ok_or_else(|| "no kept candidate ran correctly".to_string())?;
+    Ok((pick, untiled))
 }
 
 /// Warnings when the model was trained elsewhere or with other flags.

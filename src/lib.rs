@@ -235,6 +235,13 @@ pub fn explain(reports: &[ScopReport], opts: &TileOptions) -> String {
                     b.names[m]
                 );
             }
+            if b.wavefront {
+                let _ = writeln!(
+                    s,
+                    "      no parallel member: OpenMP (--parallel) on wavefronts of the tiles of {},{}",
+                    b.names[0], b.names[1]
+                );
+            }
         }
     }
     s

@@ -553,6 +553,9 @@ fn print_choice(c: &Choice) {
             None => println!("  {tile:>12}  predicted {:.4} s", k.predicted),
         }
     }
+    if let Some(u) = c.untiled {
+        println!("  {:>12}  {:>18}  measured {u:.4} s", "untiled", "");
+    }
 }
 
 fn list_paths(p: &[PathBuf]) -> String {

@@ -228,3 +228,24 @@ fn parallel_sweep_runs_every_candidate() {
     assert!(rows.len() >= 6, "{rows:?}");
     assert!(rows.iter().all(|k| k.3 == "ok"), "{rows:?}");
 }
+
+#[test]
+fn t6_search_times_the_kept_tiles_and_the_original() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(tss(dir.path())
+        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--json", "--no-cache"])
+        .args(["-o", dir.path().join("tiled.c").to_str().unwrap()])
+        .output()
+        .unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["strategy"], "T6Search", "{out}");
+    let kept = v["kept"].as_array().unwrap();
+    assert!(!kept.is_empty(), "{out}");
+    let measured: Vec<f64> = kept.iter().map(|k| k["measured"].as_f64().expect("every kept tile timed")).collect();
+    let fastest = (0..kept.len()).min_by(|&a, &b| measured[a].total_cmp(&measured[b])).unwrap();
+    assert_eq!(v["tile"], kept[fastest]["tile"], "T6-Search picks the fastest measured: {out}");
+    assert!(v["untiled"].as_f64().is_some_and(|u| u > 0.0), "the original is timed too: {out}");
+    let tiled = std::fs::read_to_string(dir.path().join("tiled.c")).unwrap();
+    let t1 = kept[fastest]["tile"][0].as_u64().unwrap();
+    assert!(tiled.contains(&format!("#define TSS_T1 {t1}\n")), "{tiled}");
+}

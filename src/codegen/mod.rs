@@ -148,6 +148,24 @@ fn build_ast(ctx: &Context, context: &str, dims: &[Dim], map: isl_rs::UnionMap) 
     Ok(build.node_from_schedule_map(ctx, map)?)
 }
 
+/// A tile-origin loop as printed.
+struct TileLoop {
+    var: String,
+    /// Its tile-size parameter.
+    t: String,
+    /// ISL's lower bound.
+    init: String,
+    /// The first multiple of `t` at or above `init`.
+    start: String,
+    cond: String,
+}
+
+impl TileLoop {
+    fn for_header(&self) -> String {
+        format!("for ({v} = {}; {}; {v} += {})", self.start, self.cond, self.t, v = self.var)
+    }
+}
+
 struct Printer<'a> {
     scop: &'a Scop,
     dims: &'a [Dim],
@@ -257,22 +275,16 @@ impl Printer<'_> {
     fn for_loop(&mut self, node: &ASTNode, depth: usize) -> Result<(), PolyError> {
         let it = node.for_get_iterator()?.get_id()?.get_name()?.to_string();
         let dim = self.dim_of(&it)?.clone();
+        if dim.wavefront && self.opts.parallel && self.wavefront(node, &dim, depth)? {
+            return Ok(());
+        }
         let e = self.expr();
         let init = e.print(&node.for_get_init()?)?;
         let degenerate = node.for_is_degenerate()?;
         let body = node.for_get_body()?;
         let v = &dim.name;
         let header = if let DimKind::Tile { member } = dim.kind {
-            // Tile origins: first multiple of T at or above ISL's bound, step T.
-            let t = tile_param(member);
-            let cond = if degenerate { format!("{v} <= {init}") } else { e.print(&node.for_get_cond()?)? };
-            // ISL's bound for a member starting at 0 is `-T + 1`, whose rounding is 0.
-            let start = if init == "0" || init == format!("-{t} + 1") {
-                "0".to_string()
-            } else {
-                format!("{t} * tss_ceild({init}, {t})")
-            };
-            format!("for ({v} = {start}; {cond}; {v} += {t})")
+            self.tile_header(node, &dim.name, member)?.for_header()
         } else if degenerate {
             self.line(depth, &format!("{v} = {init};"));
             self.line(depth, "{");
@@ -303,6 +315,95 @@ impl Printer<'_> {
         self.node(&body, depth + 1)?;
         self.line(depth, "}");
         Ok(())
+    }
+
+    /// Bounds of a tile-origin loop: it starts at the first multiple of T at
+    /// or above ISL's lower bound and steps by T.
+    fn tile_header(&self, node: &ASTNode, v: &str, member: usize) -> Result<TileLoop, PolyError> {
+        let e = self.expr();
+        let t = tile_param(member);
+        let init = e.print(&node.for_get_init()?)?;
+        let cond = if node.for_is_degenerate()? { format!("{v} <= {init}") } else { e.print(&node.for_get_cond()?)? };
+        // ISL's bound for a member starting at 0 is `-T + 1`, whose rounding is 0.
+        let start = if init == "0" || init == format!("-{t} + 1") {
+            "0".to_string()
+        } else {
+            format!("{t} * tss_ceild({init}, {t})")
+        };
+        Ok(TileLoop { var: v.to_string(), t, init, start, cond })
+    }
+
+    /// Tiles of a band with no parallel member (time-skewed stencils), in
+    /// parallel by wavefronts of its first two tile loops: tile (i, j) runs
+    /// in wavefront i + j, after every tile it can depend on (see
+    /// [`crate::poly::tile::Band::wavefront`]). A first pass over the two
+    /// tile loops finds the wavefronts; then each wavefront scans the outer
+    /// tile loop in parallel and keeps the inner tile index that lands on it
+    /// when ISL's bounds (and guards between the two loops) admit it.
+    ///
+    /// Returns `false`, printing nothing, when the AST does not have the two
+    /// tile loops directly nested; the band then runs sequentially.
+    fn wavefront(&mut self, outer: &ASTNode, dim: &Dim, depth: usize) -> Result<bool, PolyError> {
+        let DimKind::Tile { member } = dim.kind else { return Ok(false) };
+        let mut guards = Vec::new();
+        let mut node = outer.for_get_body()?;
+        loop {
+            match ffi::ast_node_type(&node) {
+                ASTNodeType::Mark => node = node.mark_get_node()?,
+                ASTNodeType::Block => {
+                    let list = node.block_get_children()?;
+                    if list.n_ast_node()? != 1 {
+                        return Ok(false);
+                    }
+                    node = list.get_at(0)?;
+                }
+                ASTNodeType::If if !node.if_has_else_node()? => {
+                    guards.push(format!("({})", self.expr().print(&node.if_get_cond()?)?));
+                    node = node.if_get_then_node()?;
+                }
+                ASTNodeType::For => break,
+                _ => return Ok(false),
+            }
+        }
+        let inner_dim = self.dim_of(node.for_get_iterator()?.get_id()?.get_name()?)?.clone();
+        if outer.for_is_degenerate()? || inner_dim.kind != (DimKind::Tile { member: member + 1 }) {
+            return Ok(false);
+        }
+        let o = self.tile_header(outer, &dim.name, member)?;
+        let i = self.tile_header(&node, &inner_dim.name, member + 1)?;
+        let index = |l: &TileLoop| format!("{} / {}", l.var, l.t);
+        self.line(depth, "{ int tss_w, tss_wlo = 1 << 30, tss_whi = -(1 << 30);");
+        self.line(depth, &format!("{} {{", o.for_header()));
+        if !guards.is_empty() {
+            self.line(depth + 1, &format!("if ({}) {{", guards.join(" && ")));
+        }
+        let d = depth + 1 + usize::from(!guards.is_empty());
+        self.line(d, &format!("{} {{", i.for_header()));
+        self.line(d + 1, &format!("tss_w = {} + {};", index(&o), index(&i)));
+        self.line(d + 1, "tss_wlo = tss_min(tss_wlo, tss_w);");
+        self.line(d + 1, "tss_whi = tss_max(tss_whi, tss_w);");
+        self.line(d, "}");
+        if !guards.is_empty() {
+            self.line(depth + 1, "}");
+        }
+        self.line(depth, "}");
+        self.line(depth, "for (tss_w = tss_wlo; tss_w <= tss_whi; tss_w++) {");
+        let mut private = BTreeSet::new();
+        self.loop_vars(&node, &mut private)?;
+        // Dynamic: a wavefront's tiles are a contiguous run of the outer tile
+        // loop, which a static split could hand to one thread.
+        let private = private.into_iter().collect::<Vec<_>>().join(", ");
+        let _ = writeln!(self.out, "#pragma omp parallel for schedule(dynamic) private({private})");
+        self.line(depth + 1, &format!("{} {{", o.for_header()));
+        self.line(depth + 2, &format!("{} = (tss_w - {}) * {};", i.var, index(&o), i.t));
+        guards.push(format!("{} >= {}", i.var, i.init));
+        guards.push(i.cond.clone());
+        self.line(depth + 2, &format!("if ({}) {{", guards.join(" && ")));
+        self.node(&node.for_get_body()?, depth + 3)?;
+        self.line(depth + 2, "}");
+        self.line(depth + 1, "}");
+        self.line(depth, "} }");
+        Ok(true)
     }
 
     /// Innermost vectorisable loop. GCC ignores `ivdep` when the loop test

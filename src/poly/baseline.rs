@@ -59,7 +59,7 @@ pub fn untiled(ctx: &Context, scop: &Scop, model: &Model, deps: &Dependences) ->
         let dims = (0..width)
             .map(|p| {
                 let kind = if p % 2 == 0 { DimKind::Seq } else { DimKind::Loop };
-                Dim { kind, name: format!("tss_c{p}"), parallel: p == 1 && parallel, ivdep: false }
+                Dim { kind, name: format!("tss_c{p}"), parallel: p == 1 && parallel, wavefront: false, ivdep: false }
             })
             .collect();
         parts.push(Part { map, dims });

@@ -44,6 +44,9 @@ pub struct Dim {
     pub name: String,
     /// Outermost parallel loop of its path: gets `omp parallel for`.
     pub parallel: bool,
+    /// First tile loop of a band with no parallel member: with the next
+    /// tile loop it is run by wavefronts (see [`Band::wavefront`]).
+    pub wavefront: bool,
     /// Innermost point loop carrying no dependence: gets `GCC ivdep`.
     pub ivdep: bool,
 }
@@ -61,6 +64,12 @@ pub struct Band {
     pub point_order: Vec<usize>,
     /// Member whose loop carries `omp parallel for`, if any.
     pub parallel_member: Option<usize>,
+    /// No member is parallel (time-skewed stencils): the tiles of the first
+    /// two members run by wavefronts, each wavefront's tiles in parallel
+    /// (Pluto's pipelined parallelism). Legal in a permutable band: every
+    /// dependence goes to a tile with no smaller index in any member, hence
+    /// to a later wavefront or the same tile.
+    pub wavefront: bool,
     /// Loop names of the members (the point-loop names when tiled).
     pub names: Vec<String>,
     /// Per statement of the band (index into `Scop::statements`): one affine
@@ -182,8 +191,13 @@ impl Tiler<'_> {
             subs.push(self.node(&node.get_child(c)?, path)?);
         }
         let widths: Vec<usize> = subs.iter().map(|(_, d)| d.len()).collect();
-        let mut dims =
-            vec![Dim { kind: DimKind::Seq, name: format!("tss_s{}", self.bands.len()), parallel: false, ivdep: false }];
+        let mut dims = vec![Dim {
+            kind: DimKind::Seq,
+            name: format!("tss_s{}", self.bands.len()),
+            parallel: false,
+            wavefront: false,
+            ivdep: false,
+        }];
         let mut map: Option<UnionMap> = None;
         for (c, (sub, sub_dims)) in subs.into_iter().enumerate() {
             let dom = sub.copy()?.domain()?;
@@ -213,10 +227,11 @@ impl Tiler<'_> {
         let tiled = permutable && d >= 2 && !path.in_tiled;
         let point_order = if tiled { self.point_order(&rows, &coincident) } else { (0..d).collect() };
         let parallel_member = if path.parallel_done { None } else { (0..d).find(|&k| coincident[k]) };
+        let wavefront = tiled && parallel_member.is_none() && !path.parallel_done;
 
         let mut inner = path.clone();
         inner.in_tiled |= tiled;
-        inner.parallel_done |= parallel_member.is_some();
+        inner.parallel_done |= parallel_member.is_some() || wavefront;
         let names: Vec<String> = (0..d).map(|k| self.member_name(&rows, k, &mut inner.names)).collect();
         let mut dims = Vec::new();
         let piece = if tiled {
@@ -224,11 +239,18 @@ impl Tiler<'_> {
             for (k, point) in names.iter().enumerate() {
                 let name = self.fresh(&format!("{point}_t"), &mut inner.names);
                 let parallel = parallel_member == Some(k);
-                dims.push(Dim { kind: DimKind::Tile { member: k }, name, parallel, ivdep: false });
+                let wavefront = wavefront && k == 0;
+                dims.push(Dim { kind: DimKind::Tile { member: k }, name, parallel, wavefront, ivdep: false });
             }
             for (pos, &k) in point_order.iter().enumerate() {
                 let ivdep = pos == d - 1 && coincident[k];
-                dims.push(Dim { kind: DimKind::Point, name: names[k].clone(), parallel: false, ivdep });
+                dims.push(Dim {
+                    kind: DimKind::Point,
+                    name: names[k].clone(),
+                    parallel: false,
+                    wavefront: false,
+                    ivdep,
+                });
             }
             partial.apply_range(self.relaxed_tiling(d, &point_order)?)?
         } else {
@@ -237,6 +259,7 @@ impl Tiler<'_> {
                     kind: DimKind::Loop,
                     name: name.clone(),
                     parallel: parallel_member == Some(k),
+                    wavefront: false,
                     ivdep: false,
                 });
             }
@@ -254,6 +277,7 @@ impl Tiler<'_> {
             tiled,
             point_order,
             parallel_member,
+            wavefront,
             names,
             rows,
         });
