@@ -298,14 +298,7 @@ impl Printer<'_> {
             format!("for ({v} = {init}; {cond}; {step})")
         };
         if dim.parallel && self.opts.parallel {
-            let mut inner = BTreeSet::new();
-            self.loop_vars(&body, &mut inner)?;
-            inner.remove(v);
-            let private = if inner.is_empty() {
-                String::new()
-            } else {
-                format!(" private({})", inner.into_iter().collect::<Vec<_>>().join(", "))
-            };
+            let private = self.private_clause(&body, v)?;
             let _ = writeln!(self.out, "#pragma omp parallel for{private}");
         }
         if dim.ivdep && !degenerate && !self.has_loop(&body)? {
@@ -388,12 +381,10 @@ impl Printer<'_> {
         }
         self.line(depth, "}");
         self.line(depth, "for (tss_w = tss_wlo; tss_w <= tss_whi; tss_w++) {");
-        let mut private = BTreeSet::new();
-        self.loop_vars(&node, &mut private)?;
         // Dynamic: a wavefront's tiles are a contiguous run of the outer tile
         // loop, which a static split could hand to one thread.
-        let private = private.into_iter().collect::<Vec<_>>().join(", ");
-        let _ = writeln!(self.out, "#pragma omp parallel for schedule(dynamic) private({private})");
+        let private = self.private_clause(&node, &dim.name)?;
+        let _ = writeln!(self.out, "#pragma omp parallel for schedule(dynamic){private}");
         self.line(depth + 1, &format!("{} {{", o.for_header()));
         self.line(depth + 2, &format!("{} = (tss_w - {}) * {};", i.var, index(&o), i.t));
         guards.push(format!("{} >= {}", i.var, i.init));
@@ -427,6 +418,19 @@ impl Printer<'_> {
         self.node(&node.for_get_body()?, depth + 1)?;
         self.line(depth, "} }");
         Ok(())
+    }
+
+    /// ` private(..)` listing the loop iterators of `body` other than the
+    /// parallel loop's own `v` (OpenMP privatises only that one), or nothing.
+    fn private_clause(&self, body: &ASTNode, v: &str) -> Result<String, PolyError> {
+        let mut vars = BTreeSet::new();
+        self.loop_vars(body, &mut vars)?;
+        vars.remove(v);
+        Ok(if vars.is_empty() {
+            String::new()
+        } else {
+            format!(" private({})", vars.into_iter().collect::<Vec<_>>().join(", "))
+        })
     }
 
     fn has_loop(&self, node: &ASTNode) -> Result<bool, PolyError> {
