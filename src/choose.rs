@@ -248,7 +248,7 @@ fn provenance_warnings(model: &SavedModel, opts: &ChooseOptions) -> Vec<String> 
 fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
     opts.cache.as_ref()?;
     let model_json = std::fs::read(opts.model.join("model.json")).ok()?;
-    let weights = std::fs::read(opts.model.join("weights.bin")).ok()?;
+    let weights = weight_bytes(&opts.model)?;
     let info = MachineInfo::detect();
     let sizes = sizes.to_string();
     let setup = format!(
@@ -262,6 +262,23 @@ fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
     let parts = [src.as_bytes(), sizes.as_bytes(), &model_json, &weights, info.cpu.as_bytes(), setup.as_bytes()];
     let h = fnv1a(parts.iter().flat_map(|p| p.iter().copied().chain([0])));
     Some(format!("{h:016x}"))
+}
+
+/// Every ensemble member's record (`weights*.bin`), in name order.
+fn weight_bytes(model: &std::path::Path) -> Option<Vec<u8>> {
+    let mut names: Vec<_> = std::fs::read_dir(model)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("weights") && n.ends_with(".bin"))
+        })
+        .collect();
+    names.sort();
+    let mut bytes = Vec::new();
+    for p in names {
+        bytes.extend(std::fs::read(p).ok()?);
+    }
+    Some(bytes)
 }
 
 fn read_cache(opts: &ChooseOptions, key: &str) -> Option<Choice> {

@@ -13,7 +13,7 @@ use tss::harness::{Mode, Variant};
 use tss::instance::Sizes;
 use tss::machine::{Caches, parse_bytes};
 use tss::model::saved::SavedModel;
-use tss::model::{Target, TrainConfig};
+use tss::model::{StopOn, Target, TrainConfig};
 use tss::select::Strategy;
 use tss::{Error, TileOptions, dataset, eval};
 
@@ -153,8 +153,16 @@ enum Command {
         lr: f64,
         #[arg(long, default_value_t = 512)]
         batch: usize,
+        /// Seed of the validation split and of the first network (member k uses seed + k).
         #[arg(long, default_value_t = 42)]
         seed: u64,
+        /// Networks in the ensemble; predictions average their outputs (1 = the paper's single MLP).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=50))]
+        ensemble: u64,
+        /// Early stopping keeps the epoch with the best validation `ranking` of tiles
+        /// (T6-Random's TN) or the lowest validation `loss` (the paper's).
+        #[arg(long, default_value = "ranking")]
+        stop_on: StopOn,
         /// Also score tile selection on this test set and store the scores.
         #[arg(long, value_name = "CSV")]
         test: Option<PathBuf>,
@@ -342,7 +350,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             );
             Ok(())
         }
-        Command::Train { data, out, set, target, epochs, patience, lr, batch, seed, test } => {
+        Command::Train { data, out, set, target, epochs, patience, lr, batch, seed, ensemble, stop_on, test } => {
             let cfg = TrainConfig {
                 feature_set: set,
                 target,
@@ -351,6 +359,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 learning_rate: lr,
                 batch_size: batch,
                 seed,
+                ensemble: ensemble as usize,
+                stop_on,
                 ..TrainConfig::default()
             };
             train(&data, &out, cfg, test.as_deref())
@@ -565,21 +575,24 @@ fn list_paths(p: &[PathBuf]) -> String {
 fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>) -> Result<(), Error> {
     let bar = indicatif::ProgressBar::new(cfg.max_epochs as u64);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] epoch {pos}/{len} {msg}")
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {prefix} epoch {pos}/{len} {msg}")
             .expect("template"),
     );
+    let members = cfg.ensemble;
     let t0 = std::time::Instant::now();
-    let (mut model, r) = tss::model::fit(data, out, cfg, &mut |e, tl, vl| {
+    let (mut model, r) = tss::model::fit(data, out, cfg, &mut |k, e, tl, vl| {
+        bar.set_prefix(format!("network {}/{members}", k + 1));
         bar.set_position(e as u64);
         bar.set_message(format!("train {tl:.4} val {vl:.4}"));
     })
     .map_err(Error::Usage)?;
     bar.finish_and_clear();
     eprintln!(
-        "tss: {} rows, {:.1} s; best epoch {}; Huber loss train {:.5}, validation {:.5} ({} train / {} validation instances)",
+        "tss: {} rows, {:.1} s; {} network(s), best epochs {:?}; Huber loss train {:.5}, validation {:.5} of the mean ({} train / {} validation instances)",
         r.rows,
         t0.elapsed().as_secs_f64(),
-        r.best_epoch,
+        r.best_epochs.len(),
+        r.best_epochs,
         r.train_loss,
         r.val_loss,
         r.train_instances,

@@ -94,6 +94,7 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
     let model = dir.path().join("model");
     let out = tss(&cache)
         .args(["train", "--data", part.to_str().unwrap(), "--out", model.to_str().unwrap(), "--epochs", "20"])
+        .args(["--ensemble", "3"])
         .output()
         .unwrap();
     ok(out);
@@ -118,8 +119,10 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
         ok(tss(&cache).args(["eval", "--data", part.to_str().unwrap()]).arg("--model").arg(&model).output().unwrap());
     assert!(table.contains("| **mean** | T1 |") && table.contains("tile 32"), "{table}");
 
-    // A corrupt model is a one-line error, not a panic.
-    std::fs::write(model.join("weights.bin"), b"garbage").unwrap();
+    assert!(model.join("weights-2.bin").exists() && !model.join("weights-3.bin").exists());
+
+    // A corrupt model is a one-line error, not a panic (here its last network).
+    std::fs::write(model.join("weights-2.bin"), b"garbage").unwrap();
     let o = tss(&cache)
         .args(["predict", "polybench/paper/matmul.c", "--size", "NI=100,NJ=90,NK=80", "--no-cache"])
         .arg("--model")
@@ -127,7 +130,7 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.contains("weights.bin") && err.lines().count() == 1, "{err}");
+    assert!(!o.status.success() && err.contains("weights-2.bin") && err.lines().count() == 1, "{err}");
     let o = tss(&cache)
         .args(["predict", "polybench/paper/matmul.c", "--size", "NI=100", "--model", "/nonexistent/model"])
         .output()

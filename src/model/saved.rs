@@ -1,6 +1,8 @@
 //! A trained model on disk: `DIR/model.json` (configuration, normalisation,
-//! feature names, training data provenance, scores) and `DIR/weights.bin`
-//! (the Burn record, full precision).
+//! feature names, training data provenance, scores) and one Burn record per
+//! ensemble member, full precision: `DIR/weights.bin`, then
+//! `DIR/weights-1.bin`, `DIR/weights-2.bin`, ... (a single network is just
+//! `weights.bin`, as before ensembles).
 
 use std::path::{Path, PathBuf};
 
@@ -9,7 +11,7 @@ use burn::record::{BinFileRecorder, FullPrecisionSettings};
 use serde::{Deserialize, Serialize};
 
 use super::net::Mlp;
-use super::train::forward;
+use super::train::forward_mean;
 use super::{Backend, Normalizer, TrainConfig};
 use crate::features::FeatureSet;
 
@@ -40,7 +42,11 @@ pub struct ModelMeta {
     pub feature_names: Vec<String>,
     pub normalizer: Normalizer,
     pub data: Provenance,
+    /// Mean over the ensemble members of [`ModelMeta::member_epochs`].
     pub best_epoch: usize,
+    /// Each member's epoch of lowest validation loss.
+    #[serde(default)]
+    pub member_epochs: Vec<usize>,
     pub train_loss: f64,
     pub val_loss: f64,
     /// Free-form scores (e.g. validation tile-selection metrics).
@@ -51,16 +57,21 @@ pub struct ModelMeta {
 pub struct SavedModel {
     pub meta: ModelMeta,
     pub dir: PathBuf,
-    net: Mlp<Backend>,
+    nets: Vec<Mlp<Backend>>,
 }
 
 fn recorder() -> BinFileRecorder<FullPrecisionSettings> {
     BinFileRecorder::<FullPrecisionSettings>::new()
 }
 
+/// Member `k`'s record path without the `.bin` the recorder appends.
+fn weights_stem(dir: &Path, k: usize) -> PathBuf {
+    if k == 0 { dir.join("weights") } else { dir.join(format!("weights-{k}")) }
+}
+
 impl SavedModel {
-    pub fn new(dir: &Path, meta: ModelMeta, net: Mlp<Backend>) -> SavedModel {
-        SavedModel { meta, dir: dir.into(), net }
+    pub fn new(dir: &Path, meta: ModelMeta, nets: Vec<Mlp<Backend>>) -> SavedModel {
+        SavedModel { meta, dir: dir.into(), nets }
     }
 
     pub fn save(&self) -> Result<(), String> {
@@ -68,10 +79,16 @@ impl SavedModel {
         let json = serde_json::to_string_pretty(&self.meta).expect("metadata serialises");
         let meta_path = self.dir.join("model.json");
         std::fs::write(&meta_path, json).map_err(|e| format!("{}: {e}", meta_path.display()))?;
-        self.net
-            .clone()
-            .save_file(self.dir.join("weights"), &recorder())
-            .map_err(|e| format!("{}: {e}", self.dir.join("weights.bin").display()))
+        for (k, net) in self.nets.iter().enumerate() {
+            let stem = weights_stem(&self.dir, k);
+            net.clone().save_file(&stem, &recorder()).map_err(|e| format!("{}.bin: {e}", stem.display()))?;
+        }
+        // A larger ensemble saved here before would leave members nobody reads.
+        let mut k = self.nets.len();
+        while std::fs::remove_file(weights_stem(&self.dir, k).with_extension("bin")).is_ok() {
+            k += 1;
+        }
+        Ok(())
     }
 
     /// Loads `dir`, with a one-line error for a missing, foreign or corrupt model.
@@ -101,31 +118,104 @@ impl SavedModel {
         if meta.normalizer.min.len() != names.len() || meta.normalizer.max.len() != names.len() {
             return Err(format!("{}: normalisation has the wrong width", meta_path.display()));
         }
-        let weights = dir.join("weights.bin");
-        if !weights.exists() {
-            return Err(format!("{}: missing (the model directory is incomplete)", weights.display()));
-        }
-        let device = Default::default();
-        let shell: Mlp<Backend> = Mlp::new(names.len(), meta.config.hidden, meta.config.dropout, &device);
-        // A truncated or foreign file must be an error, not a panic inside the decoder.
-        let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            shell.load_file(dir.join("weights"), &recorder(), &device)
-        }));
-        let net = match loaded {
-            Ok(Ok(net)) => net,
-            Ok(Err(e)) => return Err(format!("{}: corrupt weights: {e}", weights.display())),
-            Err(_) => return Err(format!("{}: corrupt weights (undecodable)", weights.display())),
-        };
-        Ok(SavedModel { meta, dir: dir.into(), net })
+        let nets = (0..meta.config.ensemble.max(1))
+            .map(|k| load_member(dir, k, names.len(), &meta.config))
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(SavedModel { meta, dir: dir.into(), nets })
     }
 
     pub fn feature_set(&self) -> FeatureSet {
         self.meta.config.feature_set
     }
 
-    /// Predicted seconds for raw feature rows, in one batch.
+    /// Networks in the ensemble.
+    pub fn members(&self) -> usize {
+        self.nets.len()
+    }
+
+    /// Predicted seconds for raw feature rows, in one batch per member.
     pub fn predict(&self, rows: &[Vec<f64>]) -> Vec<f64> {
         let x: Vec<Vec<f32>> = rows.iter().map(|r| self.meta.normalizer.apply(r)).collect();
-        forward(&self.net, &x).into_iter().map(|y| self.meta.config.target.decode(y)).collect()
+        forward_mean(&self.nets, &x).into_iter().map(|y| self.meta.config.target.decode(y)).collect()
+    }
+}
+
+/// Ensemble member `k` from its record, with a one-line error for a missing
+/// or corrupt file.
+fn load_member(dir: &Path, k: usize, inputs: usize, cfg: &TrainConfig) -> Result<Mlp<Backend>, String> {
+    let stem = weights_stem(dir, k);
+    let weights = stem.with_extension("bin");
+    if !weights.exists() {
+        return Err(format!("{}: missing (the model directory is incomplete)", weights.display()));
+    }
+    let device = Default::default();
+    let shell: Mlp<Backend> = Mlp::new(inputs, cfg.hidden, cfg.dropout, &device);
+    // A truncated or foreign file must be an error, not a panic inside the decoder.
+    let loaded =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shell.load_file(&stem, &recorder(), &device)));
+    match loaded {
+        Ok(Ok(net)) => Ok(net),
+        Ok(Err(e)) => Err(format!("{}: corrupt weights: {e}", weights.display())),
+        Err(_) => Err(format!("{}: corrupt weights (undecodable)", weights.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::train::forward;
+
+    fn model(dir: &Path, members: usize) -> SavedModel {
+        let cfg = TrainConfig { ensemble: members, ..TrainConfig::default() };
+        let names = cfg.feature_set.names();
+        let d = names.len();
+        let meta = ModelMeta {
+            format: FORMAT,
+            tss_version: "test".into(),
+            feature_names: names.iter().map(|s| s.to_string()).collect(),
+            normalizer: Normalizer { min: vec![0.0; d], max: vec![1.0; d] },
+            config: cfg,
+            data: Provenance::default(),
+            best_epoch: 1,
+            member_epochs: vec![1; members],
+            train_loss: 0.0,
+            val_loss: 0.0,
+            scores: serde_json::Value::Null,
+        };
+        let device = Default::default();
+        let nets = (0..members).map(|_| Mlp::new(d, 32, 0.2, &device)).collect();
+        SavedModel::new(dir, meta, nets)
+    }
+
+    #[test]
+    fn ensemble_round_trips_and_predicts_the_mean_of_its_members() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = model(dir.path(), 3);
+        let rows = vec![vec![0.3; 29], vec![0.9; 29]];
+        let x: Vec<Vec<f32>> = rows.iter().map(|r| m.meta.normalizer.apply(r)).collect();
+        // Before saving: Burn initialises parameters lazily, on first use.
+        let singles: Vec<Vec<f32>> = m.nets.iter().map(|n| forward(n, &x)).collect();
+        m.save().unwrap();
+        let loaded = SavedModel::load(dir.path()).unwrap();
+        assert_eq!(loaded.members(), 3);
+        assert_ne!(singles[0], singles[1], "members differ, so the mean is a real test");
+        for (i, p) in loaded.predict(&rows).iter().enumerate() {
+            let mean = singles.iter().map(|s| f64::from(s[i])).sum::<f64>() / 3.0;
+            let want = m.meta.config.target.decode(mean as f32);
+            assert!((p - want).abs() <= 1e-5 * want, "{p} vs {want}");
+        }
+        // A smaller ensemble saved over it leaves no stale members behind.
+        model(dir.path(), 1).save().unwrap();
+        assert!(!dir.path().join("weights-1.bin").exists() && !dir.path().join("weights-2.bin").exists());
+        assert_eq!(SavedModel::load(dir.path()).unwrap().members(), 1);
+    }
+
+    #[test]
+    fn missing_member_is_a_one_line_error() {
+        let dir = tempfile::tempdir().unwrap();
+        model(dir.path(), 2).save().unwrap();
+        std::fs::remove_file(dir.path().join("weights-1.bin")).unwrap();
+        let err = SavedModel::load(dir.path()).err().expect("must fail");
+        assert!(err.contains("weights-1.bin") && err.contains("missing") && !err.contains('\n'), "{err}");
     }
 }
