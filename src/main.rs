@@ -138,15 +138,16 @@ enum Command {
         /// Output directory (e.g. `trained/serial`).
         #[arg(long)]
         out: PathBuf,
-        /// Feature set: `paper` (29) or `extended`.
-        #[arg(long, default_value = "paper")]
+        /// Feature set: `extended` (the paper's 29 and tile shape, working set and tile counts;
+        /// both shipped models use it) or `paper` (the 29 of Table 5).
+        #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time` or `time` (seconds, as in the paper).
         #[arg(long, default_value = "log-time")]
         target: Target,
         #[arg(long, default_value_t = 400)]
         epochs: usize,
-        /// Early stopping: epochs without a better validation loss.
+        /// Early stopping: epochs without a better validation score (see --stop-on).
         #[arg(long, default_value_t = 40)]
         patience: usize,
         #[arg(long, default_value_t = 5e-4)]

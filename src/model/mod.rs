@@ -4,8 +4,9 @@
 //! - [`net`]: the network (29 -> 32 -> 32 -> 1, tanh, dropout before the
 //!   output) as a Burn `Module`, generic over the backend;
 //! - [`train`]: the training loop (Huber loss, RMSProp, min-max
-//!   normalisation, split by instance, early stopping), for each member of a
-//!   small ensemble of differently seeded networks;
+//!   normalisation, split by instance, early stopping on how well the
+//!   network ranks validation tiles), for each member of an optional
+//!   ensemble of differently seeded networks;
 //! - [`saved`]: a trained model on disk (Burn record + JSON metadata) and
 //!   batch prediction with it.
 //!
@@ -165,7 +166,7 @@ pub struct TrainConfig {
     pub batch_size: usize,
     pub huber_delta: f32,
     pub max_epochs: usize,
-    /// Stop after this many epochs without a better validation loss.
+    /// Stop after this many epochs without a better validation score.
     pub patience: usize,
     /// Fraction of instances held out for validation (the paper's 9 : 1).
     pub validation: f64,
@@ -188,7 +189,7 @@ fn one() -> usize {
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
-            feature_set: crate::features::FeatureSet::Paper,
+            feature_set: crate::features::FeatureSet::Extended,
             target: Target::LogTime,
             hidden: 32,
             dropout: 0.2,

@@ -44,7 +44,7 @@ pub struct ModelMeta {
     pub data: Provenance,
     /// Mean over the ensemble members of [`ModelMeta::member_epochs`].
     pub best_epoch: usize,
-    /// Each member's epoch of lowest validation loss.
+    /// Each member's epoch of best validation score (see `TrainConfig::stop_on`).
     #[serde(default)]
     pub member_epochs: Vec<usize>,
     pub train_loss: f64,
@@ -191,7 +191,8 @@ mod tests {
     fn ensemble_round_trips_and_predicts_the_mean_of_its_members() {
         let dir = tempfile::tempdir().unwrap();
         let m = model(dir.path(), 3);
-        let rows = vec![vec![0.3; 29], vec![0.9; 29]];
+        let d = m.meta.feature_names.len();
+        let rows = vec![vec![0.3; d], vec![0.9; d]];
         let x: Vec<Vec<f32>> = rows.iter().map(|r| m.meta.normalizer.apply(r)).collect();
         // Before saving: Burn initialises parameters lazily, on first use.
         let singles: Vec<Vec<f32>> = m.nets.iter().map(|n| forward(n, &x)).collect();

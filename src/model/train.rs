@@ -1,5 +1,6 @@
 //! Training: Huber loss, RMSProp, mini-batches, a validation split by
-//! instance and early stopping on validation loss, once per ensemble member
+//! instance and early stopping on the validation ranking of tiles (or loss),
+//! once per ensemble member
 //! (same split and normalisation, different initialisation and batch order).
 
 use std::collections::BTreeSet;
@@ -57,7 +58,7 @@ pub fn split(samples: &[Sample], validation: f64, seed: u64) -> (Vec<usize>, Vec
 pub struct Trained {
     pub nets: Vec<Mlp<Backend>>,
     pub normalizer: Normalizer,
-    /// Per member: the epoch of its lowest validation loss (the one kept).
+    /// Per member: the epoch of its best validation score (the one kept).
     pub best_epochs: Vec<usize>,
     /// Mean over the members at their kept epochs.
     pub train_loss: f64,
