@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Matmul: tss-tiled vs Pluto-structured vs untiled, measured in one run.
+"""Matmul: tss-tiled vs Pluto-structured vs untiled, measured in one run;
+with numpy installed, also OpenBLAS's dgemm (numpy's `@`, one thread) as an
+external reference for what a hand-tuned library reaches.
 
 Builds tss first (nothing is built while timing), tiles
 polybench/paper/matmul.c, compiles the untiled kernel, tss's output with
@@ -26,6 +28,31 @@ def sh(cmd, **kw):
 
 def compile_c(cc, cflags, src, exe, defines):
     sh([cc, *cflags.split(), "-I", os.path.join(ROOT, "polybench/include"), *defines, src, "-o", exe, "-lm"])
+
+
+# One BLAS thread, like the pinned C variants.
+BLAS_ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+BLAS_TIMER = """
+import sys, time
+import numpy as np
+n = int(sys.argv[1])
+rng = np.random.default_rng(1)
+a, b = rng.random((n, n)), rng.random((n, n))
+c = np.zeros((n, n))
+a[:64, :64] @ b[:64, :64]
+t = time.perf_counter()
+c += a @ b
+print(time.perf_counter() - t)
+"""
+
+
+def blas_command(n):
+    """The command that prints the seconds of one n^3 double-precision
+    C += A B through numpy (OpenBLAS), or None without numpy."""
+    if subprocess.run([sys.executable, "-c", "import numpy"], capture_output=True).returncode != 0:
+        return None
+    return [sys.executable, "-c", BLAS_TIMER, str(n)]
 
 
 def main():
@@ -70,16 +97,22 @@ def main():
         exes[name] = os.path.join(tmp, f"v{k}")
         compile_c(cc, args.cflags, src, exes[name], d + [f"-DNI={n}", f"-DNJ={n}", f"-DNK={n}", "-DPOLYBENCH_TIME"])
     pin = ["taskset", "-c", "1"] if shutil.which("taskset") else []
-    times = {name: [] for name in variants}
+    runs = {name: pin + [exe] for name, exe in exes.items()}
+    blas = blas_command(n)
+    if blas:
+        runs["OpenBLAS (numpy)"] = pin + blas
+    else:
+        print("numpy not installed: no OpenBLAS reference", file=sys.stderr)
+    times = {name: [] for name in runs}
     for r in range(args.reps):
-        for name, exe in exes.items():
-            times[name].append(float(sh(pin + [exe]).split()[0]))
+        for name, cmd in runs.items():
+            times[name].append(float(sh(cmd, env=BLAS_ENV).split()[0]))
         print(f"run {r + 1}/{args.reps} done", file=sys.stderr)
 
     base = statistics.median(times["untiled"])
     print(f"matmul {n}x{n}x{n}, {cc} {args.cflags}, {args.reps} runs each, pinned to one core")
     print(f"{'variant':<18} {'median s':>9} {'min s':>8} {'speedup vs untiled':>19} {'tss / pluto-style':>18}")
-    for name in variants:
+    for name in times:
         med = statistics.median(times[name])
         ratio = ""
         if name.startswith("tss"):
@@ -87,6 +120,9 @@ def main():
             ratio = f"{statistics.median(times['pluto-style T=' + t]) / med:.3f}x"
         print(f"{name:<18} {med:9.3f} {min(times[name]):8.3f} {base / med:18.2f}x {ratio:>18}")
     print("(tss / pluto-style > 1 means tss's code is faster)")
+    if blas:
+        best = min((statistics.median(v), k) for k, v in times.items() if k.startswith("tss"))
+        print(f"best tss variant ({best[1]}) takes {best[0] / statistics.median(times['OpenBLAS (numpy)']):.2f}x OpenBLAS's time")
     shutil.rmtree(tmp)
 
 
