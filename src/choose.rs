@@ -264,18 +264,14 @@ fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
     Some(format!("{h:016x}"))
 }
 
-/// Every ensemble member's record (`weights*.bin`), in name order.
+/// Every ensemble member's record, in member order.
 fn weight_bytes(model: &std::path::Path) -> Option<Vec<u8>> {
-    let mut names: Vec<_> = std::fs::read_dir(model)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("weights") && n.ends_with(".bin"))
-        })
-        .collect();
-    names.sort();
+    let files = crate::model::saved::weight_files(model);
+    if files.is_empty() {
+        return None;
+    }
     let mut bytes = Vec::new();
-    for p in names {
+    for p in files {
         bytes.extend(std::fs::read(p).ok()?);
     }
     Some(bytes)

@@ -69,6 +69,12 @@ fn weights_stem(dir: &Path, k: usize) -> PathBuf {
     if k == 0 { dir.join("weights") } else { dir.join(format!("weights-{k}")) }
 }
 
+/// The member records present in `dir`, in member order (without reading
+/// `model.json`: for hashing a model directory cheaply).
+pub fn weight_files(dir: &Path) -> Vec<PathBuf> {
+    (0..).map(|k| weights_stem(dir, k).with_extension("bin")).take_while(|p| p.exists()).collect()
+}
+
 impl SavedModel {
     pub fn new(dir: &Path, meta: ModelMeta, nets: Vec<Mlp<Backend>>) -> SavedModel {
         SavedModel { meta, dir: dir.into(), nets }
