@@ -24,6 +24,7 @@ pub mod error;
 pub mod eval;
 pub mod features;
 pub mod frontend;
+pub mod fuzz;
 pub mod harness;
 pub mod instance;
 pub mod machine;
@@ -34,6 +35,7 @@ pub mod select;
 
 use std::fmt::Write;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use isl_rs::{Context, Options};
 
@@ -48,6 +50,10 @@ use poly::tile::{Band, TiledSchedule};
 /// The analysis of one SCoP, for `--explain` and for later stages.
 pub struct ScopReport {
     pub line: usize,
+    /// How the SCoP was transformed.
+    pub plan: Plan,
+    /// Why each more optimised plan was abandoned.
+    pub fallbacks: Vec<String>,
     pub statements: Vec<String>,
     pub dependences: [(String, String); 3],
     pub schedule: String,
@@ -130,40 +136,131 @@ pub fn analyze(file: &Path, src: &str, parallel: bool) -> Result<Analysis, Error
     Ok(Analysis { file: file.into(), tiled, scop, report, kernel })
 }
 
-/// Runs model, dependences, scheduling, tiling and code generation on one SCoP.
+/// How a SCoP was transformed, from most to least optimised. `tss tile`
+/// tries them in this order and keeps the first that succeeds within its
+/// budget of ISL operations ([`ISL_MAX_OPERATIONS`]), so it always answers,
+/// and answers the same on any machine load.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Plan {
+    /// ISL's Pluto-style scheduler with fusion across statements.
+    Fused,
+    /// The same scheduler with every strongly connected component scheduled
+    /// on its own (no fusion): smaller problems, and it succeeds on some
+    /// SCoPs where fusion makes ISL fail ("unable to carry dependences").
+    Unfused,
+    /// No tiling: the original loop order, its outer loops parallel where
+    /// the dependences allow.
+    Original,
+    /// The SCoP's code copied unchanged (when even the dependences could
+    /// not be computed within the budget).
+    AsWritten,
+}
+
+impl std::fmt::Display for Plan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Plan::Fused => "ISL scheduler with fusion",
+            Plan::Unfused => "ISL scheduler without fusion (fallback)",
+            Plan::Original => "original loop order, untiled (fallback)",
+            Plan::AsWritten => "code left as written (fallback)",
+        })
+    }
+}
+
+/// ISL operations (simplex pivots) one attempt may spend: a deterministic
+/// cap, the same on any machine load. Every kernel of `polybench/` and of
+/// the unseen-kernel test needs far less.
+pub const ISL_MAX_OPERATIONS: u64 = 3_000_000;
+
+/// [`ISL_MAX_OPERATIONS`], or `$TSS_ISL_MAX_OPERATIONS` when set.
+pub fn isl_max_operations() -> u64 {
+    std::env::var("TSS_ISL_MAX_OPERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(ISL_MAX_OPERATIONS)
+}
+
+/// Wall-clock budget of each [`Plan`] that runs ISL (model, dependences,
+/// scheduling and AST generation together): pivots can be slow on SCoPs
+/// with integer divisions, so time is bounded too ([`poly::ffi::Watchdog`]).
+/// Together they keep `tss tile` under 2 s per SCoP. Scale them with
+/// `$TSS_TIME_SCALE` (e.g. `4` on a slow or loaded machine).
+fn plan_budget(plan: Plan) -> Duration {
+    let ms = match plan {
+        Plan::Fused => 900,
+        Plan::Unfused => 500,
+        Plan::Original | Plan::AsWritten => 400,
+    };
+    let scale = std::env::var("TSS_TIME_SCALE").ok().and_then(|v| v.parse::<f64>().ok()).unwrap_or(1.0);
+    Duration::from_millis(ms).mul_f64(scale.clamp(0.01, 1000.0))
+}
+
+/// Runs model, dependences, scheduling, tiling and code generation on one
+/// SCoP, falling back along [`Plan`] when ISL fails or exceeds its budget.
 pub fn tile_scop(scop: &Scop, opts: &TileOptions) -> Result<(String, ScopReport), PolyError> {
-    // The context must outlive every ISL object below: declared first, dropped last.
-    let ctx = Context::alloc();
-    Options::set_on_error(&ctx, 1)?; // ISL_ON_ERROR_CONTINUE: errors come back as values
-    let model = Model::build(&ctx, scop)?;
-    let deps = Dependences::compute(&model)?;
-    let schedule = poly::schedule::compute(&ctx, &model, &deps)?;
-    let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule)?;
-    let code = codegen::generate(scop, &tiled, opts)?;
+    let mut failures = Vec::new();
+    for plan in [Plan::Fused, Plan::Unfused] {
+        match tile_with(scop, opts, plan, Instant::now() + plan_budget(plan)) {
+            Ok(mut r) => {
+                r.1.fallbacks = failures;
+                return Ok(r);
+            }
+            Err(e) => failures.push(format!("{plan}: {}", e.0)),
+        }
+    }
+    let deadline = Instant::now() + plan_budget(Plan::Original);
+    let (code, plan) = match untiled_with(scop, opts, deadline) {
+        Ok(code) => (code, Plan::Original),
+        Err(e) => {
+            failures.push(format!("{}: {}", Plan::Original, e.0));
+            (as_written(scop), Plan::AsWritten)
+        }
+    };
     let report = ScopReport {
         line: scop.region.line,
-        statements: scop
-            .statements
-            .iter()
-            .map(|s| {
-                let acc: Vec<String> = s
-                    .accesses
-                    .iter()
-                    .map(|a| {
-                        let subs: Vec<String> = a.subscripts.iter().map(|e| format!("[{}]", e.isl())).collect();
-                        format!("{}{}{}", if a.write { "W " } else { "R " }, a.array, subs.concat())
-                    })
-                    .collect();
-                format!(
-                    "{} (line {}): {}\n      domain {}\n      accesses {}",
-                    s.name,
-                    s.line,
-                    s.text,
-                    scop.domain_isl(s),
-                    acc.join(", ")
-                )
-            })
-            .collect(),
+        plan,
+        fallbacks: failures,
+        statements: statement_lines(scop),
+        dependences: Default::default(),
+        schedule: String::new(),
+        bands: Vec::new(),
+        tile_dims: 0,
+        code: code.clone(),
+    };
+    Ok((code, report))
+}
+
+/// A fresh ISL context with tss's error handling and operation cap.
+fn isl_context() -> Result<Context, PolyError> {
+    let ctx = Context::alloc();
+    Options::set_on_error(&ctx, 1)?; // ISL_ON_ERROR_CONTINUE: errors come back as values
+    ctx.set_max_operations(isl_max_operations());
+    Ok(ctx)
+}
+
+/// The SCoP's own code, as the last resort.
+fn as_written(scop: &Scop) -> String {
+    format!("{}/* tss: left as written */
+{}", scop.region.indent, scop.region.code)
+}
+
+/// One attempt at tiling `scop` with `plan` in a fresh, budgeted ISL context.
+fn tile_with(
+    scop: &Scop,
+    opts: &TileOptions,
+    plan: Plan,
+    deadline: Instant,
+) -> Result<(String, ScopReport), PolyError> {
+    // The context must outlive every ISL object below: declared first, dropped last.
+    let ctx = isl_context()?;
+    let _watch = poly::ffi::Watchdog::arm(&ctx, deadline);
+    let model = Model::build(&ctx, scop)?;
+    let deps = Dependences::compute(&model)?;
+    let schedule = poly::schedule::compute(&ctx, &model, &deps, plan == Plan::Unfused)?;
+    let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule)?;
+    let code = codegen::generate(scop, &tiled, opts, deadline)?;
+    let report = ScopReport {
+        line: scop.region.line,
+        plan,
+        fallbacks: Vec::new(),
+        statements: statement_lines(scop),
         dependences: [
             ("RAW".into(), deps.raw.to_str()?.to_string()),
             ("WAR".into(), deps.war.to_str()?.to_string()),
@@ -177,15 +274,46 @@ pub fn tile_scop(scop: &Scop, opts: &TileOptions) -> Result<(String, ScopReport)
     Ok((code, report))
 }
 
+/// `--explain` lines of the statements: text, domain and accesses.
+fn statement_lines(scop: &Scop) -> Vec<String> {
+    scop.statements
+        .iter()
+        .map(|s| {
+            let acc: Vec<String> = s
+                .accesses
+                .iter()
+                .map(|a| {
+                    let subs: Vec<String> = a.subscripts.iter().map(|e| format!("[{}]", e.isl())).collect();
+                    format!("{}{}{}", if a.write { "W " } else { "R " }, a.array, subs.concat())
+                })
+                .collect();
+            format!(
+                "{} (line {}): {}\n      domain {}\n      accesses {}",
+                s.name,
+                s.line,
+                s.text,
+                scop.domain_isl(s),
+                acc.join(", ")
+            )
+        })
+        .collect()
+}
+
 /// The untiled baseline of a SCoP as C code in the original loop order; with
 /// `parallel`, each nest's outer loop carries `omp parallel for` when legal.
 pub fn untiled_scop(scop: &Scop, parallel: bool) -> Result<String, PolyError> {
-    let ctx = Context::alloc();
-    Options::set_on_error(&ctx, 1)?;
+    // Not a fallback here: the harness needs this code, so ISL gets a minute.
+    let opts = TileOptions { parallel, ..TileOptions::default() };
+    untiled_with(scop, &opts, Instant::now() + Duration::from_secs(60))
+}
+
+fn untiled_with(scop: &Scop, opts: &TileOptions, deadline: Instant) -> Result<String, PolyError> {
+    let ctx = isl_context()?;
+    let _watch = poly::ffi::Watchdog::arm(&ctx, deadline);
     let model = Model::build(&ctx, scop)?;
     let deps = Dependences::compute(&model)?;
     let sched = poly::baseline::untiled(&ctx, scop, &model, &deps)?;
-    codegen::generate(scop, &sched, &TileOptions { parallel, ..TileOptions::default() })
+    codegen::generate(scop, &sched, opts, deadline)
 }
 
 /// Human-readable `--explain` text for the reports of one file.
@@ -193,6 +321,10 @@ pub fn explain(reports: &[ScopReport], opts: &TileOptions) -> String {
     let mut s = String::new();
     for r in reports {
         let _ = writeln!(s, "SCoP at line {}", r.line);
+        let _ = writeln!(s, "  plan: {}", r.plan);
+        for f in &r.fallbacks {
+            let _ = writeln!(s, "    abandoned: {f}");
+        }
         let _ = writeln!(s, "  statements:");
         for st in &r.statements {
             let _ = writeln!(s, "    {st}");

@@ -49,6 +49,46 @@ enum Command {
         /// Print statements, dependences, schedule and bands instead of writing code.
         #[arg(long)]
         explain: bool,
+        /// Testing aid: run every loop marked `omp parallel for` or `GCC ivdep`
+        /// backwards (their iterations must be independent, so the output
+        /// must not change). Used by `tss fuzz`.
+        #[arg(long, hide = true)]
+        reverse_marked: bool,
+    },
+    /// Differential testing of `tss tile`: random affine programs and mutants
+    /// of the kernels in `--kernels`, each tiled (serial, --parallel under 2
+    /// and 3 threads, marked loops reversed), compiled with $CC and compared
+    /// byte for byte with the original. Prints counts per outcome and the
+    /// slowest `tss tile` calls; exits 1 if any case is a defect (wrong
+    /// output, panic, crash, hang, or an error that is not one line).
+    Fuzz {
+        /// Random programs to check.
+        #[arg(long, default_value_t = 100)]
+        programs: u64,
+        /// Mutants of the kernels to check.
+        #[arg(long, default_value_t = 100)]
+        mutants: u64,
+        /// First seed (programs and mutants use seeds SEED, SEED+1, ...).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Cases checked at once.
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Directory of `.c` kernels to mutate (with `include/polybench.h`).
+        #[arg(long, default_value = "polybench")]
+        kernels: PathBuf,
+        /// Scratch directory; failing cases are kept there.
+        #[arg(long, default_value = "target/fuzz")]
+        work: PathBuf,
+        /// Seconds a `tss tile` call may take before it counts as a hang.
+        #[arg(long, default_value_t = 20.0)]
+        tile_timeout: f64,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print random program SEED (the C file such a case checks) and exit.
+        #[arg(long, value_name = "SEED")]
+        show: Option<u64>,
     },
     /// Print the paper's features of the SCoP for candidate tiles: problem
     /// sizes, tile size, loop structure (Table 3), locality along the three
@@ -289,8 +329,8 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Tile { file, tile, parallel, output, explain } => {
-            let opts = TileOptions { sizes: parse_sizes(&tile)?, parallel };
+        Command::Tile { file, tile, parallel, output, explain, reverse_marked } => {
+            let opts = TileOptions { sizes: parse_sizes(&tile)?, parallel, reverse_marked };
             let src = std::fs::read_to_string(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
             let (code, reports) = tss::tile_source(&file, &src, &opts)?;
             if explain {
@@ -303,6 +343,27 @@ fn run(cli: Cli) -> Result<(), Error> {
             } else {
                 std::fs::write(&out, code).map_err(|source| Error::Io { path: out.clone(), source })?;
                 eprintln!("tss: wrote {}", out.display());
+            }
+            Ok(())
+        }
+        Command::Fuzz { programs, mutants, seed, jobs, kernels, work, tile_timeout, quiet, show } => {
+            if let Some(seed) = show {
+                print!("{}", tss::fuzz::programs::program(seed).source);
+                return Ok(());
+            }
+            let cfg = tss::fuzz::Config {
+                tss: std::env::current_exe().map_err(|source| Error::Io { path: "tss".into(), source })?,
+                cc: std::env::var("CC").unwrap_or_else(|_| "cc".into()),
+                work,
+                tile_timeout: Duration::from_secs_f64(tile_timeout),
+                run_timeout: Duration::from_secs(20),
+                kernels,
+            };
+            let plan = tss::fuzz::Plan { programs, mutants, first: seed, jobs };
+            let summary = tss::fuzz::run_with_progress(&cfg, &plan, quiet);
+            print!("{summary}");
+            if summary.failed() > 0 {
+                return Err(Error::Usage(format!("fuzz: {} of {} cases failed (kept under the work directory)", summary.failed(), summary.total())));
             }
             Ok(())
         }

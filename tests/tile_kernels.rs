@@ -48,7 +48,7 @@ fn check_kernel(kernel: &Path) {
     let expected = compile_and_run(kernel, &dir.path().join("orig"));
     for parallel in [false, true] {
         for tile in TILES {
-            let opts = TileOptions { sizes: tile.to_vec(), parallel };
+            let opts = TileOptions { sizes: tile.to_vec(), parallel, ..TileOptions::default() };
             let (code, _) = tss::tile_source(kernel, &src, &opts).unwrap_or_else(|e| panic!("{e}"));
             assert!(code.contains("TSS_T1"), "{}: no tiled band", kernel.display());
             if parallel {
@@ -135,7 +135,7 @@ fn stencils_are_skewed() {
 fn wavefront_only_without_parallel_member() {
     for k in kernels() {
         let src = std::fs::read_to_string(&k).unwrap();
-        let (code, reports) = tss::tile_source(&k, &src, &TileOptions { sizes: vec![32], parallel: true }).unwrap();
+        let (code, reports) = tss::tile_source(&k, &src, &TileOptions { sizes: vec![32], parallel: true, ..TileOptions::default() }).unwrap();
         let stencil = k.parent().unwrap().ends_with("stencils");
         assert_eq!(code.contains("tss_w"), stencil, "{}", k.display());
         assert_eq!(reports[0].bands.iter().any(|b| b.wavefront), stencil, "{}", k.display());

@@ -90,7 +90,9 @@ impl ExprPrinter<'_> {
                 let c = self.wrap(&self.arg(e, 0)?, P_OR)?;
                 let a = self.wrap(&self.arg(e, 1)?, P_OR)?;
                 let b = self.wrap(&self.arg(e, 2)?, P_OR)?;
-                Ok((format!("{c} ? {a} : {b}"), 0))
+                // Always parenthesised: C's `?:` binds looser than anything
+                // it is pasted into (guards, bounds).
+                Ok((format!("({c} ? {a} : {b})"), P_ATOM))
             }
             O::Eq => bin("==", P_EQ),
             O::Le => bin("<=", P_REL),

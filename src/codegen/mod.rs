@@ -27,11 +27,16 @@ pub struct TileOptions {
     pub sizes: Vec<usize>,
     /// Annotate the outermost parallel loop with OpenMP.
     pub parallel: bool,
+    /// Run every loop that gets `omp parallel for` or `GCC ivdep` from its
+    /// last iteration to its first. Those pragmas claim the iterations are
+    /// independent; the random-program tester ([`crate::fuzz`]) checks the
+    /// claim by comparing this code's output with the original's.
+    pub reverse_marked: bool,
 }
 
 impl Default for TileOptions {
     fn default() -> Self {
-        Self { sizes: vec![32], parallel: false }
+        Self { sizes: vec![32], parallel: false, reverse_marked: false }
     }
 }
 
@@ -60,7 +65,14 @@ fn dim_id(p: usize) -> String {
 /// so they are generated on separate threads, each with its own ISL context
 /// (an ISL context and its objects belong to one thread; the part's schedule
 /// crosses over as text). On 3mm this halves the wall time on two cores.
-pub fn generate(scop: &Scop, tiled: &TiledSchedule, opts: &TileOptions) -> Result<String, PolyError> {
+///
+/// ISL gives up (an error) once `deadline` passes.
+pub fn generate(
+    scop: &Scop,
+    tiled: &TiledSchedule,
+    opts: &TileOptions,
+    deadline: std::time::Instant,
+) -> Result<String, PolyError> {
     let mut params: Vec<String> = scop.params.clone();
     params.extend((0..tiled.tile_dims).map(tile_param));
     let cons: Vec<String> = (0..tiled.tile_dims).map(|k| format!("{} >= 1", tile_param(k))).collect();
@@ -75,7 +87,7 @@ pub fn generate(scop: &Scop, tiled: &TiledSchedule, opts: &TileOptions) -> Resul
             .parts
             .iter()
             .zip(&texts)
-            .map(|(part, text)| s.spawn(|| print_part(scop, opts, &context, &part.dims, text)))
+            .map(|(part, text)| s.spawn(|| print_part(scop, opts, &context, &part.dims, text, deadline)))
             .collect();
         handles
             .into_iter()
@@ -105,8 +117,18 @@ struct Printed {
 }
 
 /// Generates and prints one part in a fresh ISL context.
-fn print_part(scop: &Scop, opts: &TileOptions, context: &str, dims: &[Dim], map: &str) -> Result<Printed, PolyError> {
+fn print_part(
+    scop: &Scop,
+    opts: &TileOptions,
+    context: &str,
+    dims: &[Dim],
+    map: &str,
+    deadline: std::time::Instant,
+) -> Result<Printed, PolyError> {
     let ctx = Context::alloc();
+    isl_rs::Options::set_on_error(&ctx, 1)?; // errors come back as values, not warnings
+    ctx.set_max_operations(crate::isl_max_operations());
+    let _watch = ffi::Watchdog::arm(&ctx, deadline);
     ffi::set_ast_options(&ctx);
     let map = isl_rs::UnionMap::read_from_str(&ctx, map)?;
     let ast = build_ast(&ctx, context, dims, map)?;
@@ -162,7 +184,25 @@ struct TileLoop {
 
 impl TileLoop {
     fn for_header(&self) -> String {
-        format!("for ({v} = {}; {}; {v} += {})", self.start, self.cond, self.t, v = self.var)
+        self.header().for_header(&self.var)
+    }
+
+    fn header(&self) -> LoopHeader {
+        LoopHeader { init: self.start.clone(), cond: self.cond.clone(), step: self.t.clone() }
+    }
+}
+
+/// The parts of a C `for` header: `for (v = init; cond; v += step)`.
+struct LoopHeader {
+    init: String,
+    cond: String,
+    step: String,
+}
+
+impl LoopHeader {
+    fn for_header(&self, v: &str) -> String {
+        let inc = if self.step == "1" { format!("{v}++") } else { format!("{v} += {}", self.step) };
+        format!("for ({v} = {}; {}; {inc})", self.init, self.cond)
     }
 }
 
@@ -284,7 +324,8 @@ impl Printer<'_> {
         let body = node.for_get_body()?;
         let v = &dim.name;
         let header = if let DimKind::Tile { member } = dim.kind {
-            self.tile_header(node, &dim.name, member)?.for_header()
+            let t = self.tile_header(node, &dim.name, member)?;
+            LoopHeader { init: t.start, cond: t.cond, step: t.t }
         } else if degenerate {
             self.line(depth, &format!("{v} = {init};"));
             self.line(depth, "{");
@@ -292,22 +333,42 @@ impl Printer<'_> {
             self.line(depth, "}");
             return Ok(());
         } else {
-            let cond = e.print(&node.for_get_cond()?)?;
-            let inc = e.print(&node.for_get_inc()?)?;
-            let step = if inc == "1" { format!("{v}++") } else { format!("{v} += {inc}") };
-            format!("for ({v} = {init}; {cond}; {step})")
+            LoopHeader { init, cond: e.print(&node.for_get_cond()?)?, step: e.print(&node.for_get_inc()?)? }
         };
-        if dim.parallel && self.opts.parallel {
-            let private = self.private_clause(&body, v)?;
-            let _ = writeln!(self.out, "#pragma omp parallel for{private}");
-        }
         if dim.ivdep && !degenerate && !self.has_loop(&body)? {
             return self.ivdep_loop(node, &dim, depth);
         }
-        self.line(depth, &format!("{header} {{"));
+        let pragma = if dim.parallel && self.opts.parallel {
+            Some(format!("#pragma omp parallel for{}", self.private_clause(&body, v)?))
+        } else {
+            None
+        };
+        let close = self.open_loop(depth, v, &header, pragma.as_deref());
         self.node(&body, depth + 1)?;
-        self.line(depth, "}");
+        self.line(depth, close);
         Ok(())
+    }
+
+    /// Prints `pragma` (if any) and the header of `for (v = init; cond; v +=
+    /// step)`, and returns what closes the loop. A marked loop runs backwards
+    /// under [`TileOptions::reverse_marked`]: a first, empty pass finds its
+    /// last value (its test is a bound, so every value up to it passes).
+    fn open_loop(&mut self, depth: usize, v: &str, h: &LoopHeader, pragma: Option<&str>) -> &'static str {
+        let Some(pragma) = pragma else {
+            self.line(depth, &format!("{} {{", h.for_header(v)));
+            return "}";
+        };
+        if !self.opts.reverse_marked {
+            let _ = writeln!(self.out, "{pragma}");
+            self.line(depth, &format!("{} {{", h.for_header(v)));
+            return "}";
+        }
+        let (init, step) = (&h.init, &h.step);
+        self.line(depth, &format!("{{ int tss_last = ({init}) - ({step});"));
+        self.line(depth, &format!("for ({v} = {init}; {}; {v} += {step}) tss_last = {v};", h.cond));
+        let _ = writeln!(self.out, "{pragma}");
+        self.line(depth, &format!("for ({v} = tss_last; {v} >= ({init}); {v} -= {step}) {{"));
+        "} }"
     }
 
     /// Bounds of a tile-origin loop: it starts at the first multiple of T at
@@ -384,15 +445,15 @@ impl Printer<'_> {
         // Dynamic: a wavefront's tiles are a contiguous run of the outer tile
         // loop, which a static split could hand to one thread.
         let private = self.private_clause(&node, &dim.name)?;
-        let _ = writeln!(self.out, "#pragma omp parallel for schedule(dynamic){private}");
-        self.line(depth + 1, &format!("{} {{", o.for_header()));
+        let pragma = format!("#pragma omp parallel for schedule(dynamic){private}");
+        let close = self.open_loop(depth + 1, &o.var, &o.header(), Some(&pragma));
         self.line(depth + 2, &format!("{} = (tss_w - {}) * {};", i.var, index(&o), i.t));
-        guards.push(format!("{} >= {}", i.var, i.init));
-        guards.push(i.cond.clone());
+        guards.push(format!("{} >= ({})", i.var, i.init));
+        guards.push(format!("({})", i.cond));
         self.line(depth + 2, &format!("if ({}) {{", guards.join(" && ")));
         self.node(&node.for_get_body()?, depth + 3)?;
         self.line(depth + 2, "}");
-        self.line(depth + 1, "}");
+        self.line(depth + 1, close);
         self.line(depth, "} }");
         Ok(true)
     }
@@ -414,7 +475,12 @@ impl Printer<'_> {
         let v = &dim.name;
         self.line(depth, &format!("{{ int tss_lb = {lb}, tss_ub = {ub};"));
         let _ = writeln!(self.out, "#pragma GCC ivdep");
-        self.line(depth, &format!("for ({v} = tss_lb; {v} {op} tss_ub; {v}++) {{"));
+        if self.opts.reverse_marked {
+            let last = if op == "<" { "tss_ub - 1" } else { "tss_ub" };
+            self.line(depth, &format!("for ({v} = {last}; {v} >= tss_lb; {v}--) {{"));
+        } else {
+            self.line(depth, &format!("for ({v} = tss_lb; {v} {op} tss_ub; {v}++) {{"));
+        }
         self.node(&node.for_get_body()?, depth + 1)?;
         self.line(depth, "} }");
         Ok(())

@@ -2,9 +2,13 @@
 //!
 //! Loop bounds, guards and subscripts are parsed into these trees, checked to
 //! be affine, and rendered in ISL's textual syntax. `min`/`max` are allowed in
-//! bounds (ISL reads them as piecewise-affine); `/` by a positive constant is
-//! floor division, which equals C's truncation for the non-negative values
-//! that bounds take in practice.
+//! bounds (ISL reads them as piecewise-affine). `/` and `%` by a positive
+//! constant keep C's meaning exactly: the quotient truncates toward zero, so
+//! `(i - 3) / 2` is -1 at `i = 0`, not ISL's floor, -2. They are rendered as
+//! the piecewise expressions `floor(max(x, 0) / d) - floor(max(-x, 0) / d)`
+//! and `x - d * that`, which agree with C for every sign of `x`. Each adds
+//! integer divisions that make ISL's scheduler slower, so constant
+//! quotients are folded first.
 
 use std::collections::BTreeMap;
 
@@ -17,7 +21,10 @@ pub enum Aff {
     /// Product with a constant factor (checked at construction).
     Scale(i64, Box<Aff>),
     Neg(Box<Aff>),
-    FloorDiv(Box<Aff>, i64),
+    /// C's `/` by a positive constant: truncates toward zero.
+    Div(Box<Aff>, i64),
+    /// C's `%` by a positive constant: the sign follows the dividend.
+    Mod(Box<Aff>, i64),
     Min(Box<Aff>, Box<Aff>),
     Max(Box<Aff>, Box<Aff>),
 }
@@ -44,8 +51,10 @@ impl Aff {
             Aff::Add(a, b) => Some(a.constant()?.checked_add(b.constant()?)?),
             Aff::Sub(a, b) => Some(a.constant()?.checked_sub(b.constant()?)?),
             Aff::Scale(c, a) => Some(c.checked_mul(a.constant()?)?),
-            Aff::Neg(a) => Some(-a.constant()?),
-            Aff::FloorDiv(a, d) => Some(a.constant()?.div_euclid(*d)),
+            Aff::Neg(a) => a.constant()?.checked_neg(),
+            // Rust's `/` and `%` on integers truncate, as C's do.
+            Aff::Div(a, d) => a.constant()?.checked_div(*d),
+            Aff::Mod(a, d) => a.constant()?.checked_rem(*d),
             Aff::Min(a, b) => Some(a.constant()?.min(b.constant()?)),
             Aff::Max(a, b) => Some(a.constant()?.max(b.constant()?)),
         }
@@ -59,23 +68,58 @@ impl Aff {
         Some(out)
     }
 
+    /// Adds `factor * self` to `out`; `None` on a non-linear term or an
+    /// overflow (huge constants are then left to ISL's exact arithmetic).
     fn accumulate(&self, factor: i64, out: &mut Linear) -> Option<()> {
         match self {
-            Aff::Int(v) => out.constant += factor * v,
-            Aff::Var(n) => *out.coeffs.entry(n.clone()).or_insert(0) += factor,
+            Aff::Int(v) => out.constant = out.constant.checked_add(factor.checked_mul(*v)?)?,
+            Aff::Var(n) => {
+                let c = out.coeffs.entry(n.clone()).or_insert(0);
+                *c = c.checked_add(factor)?;
+            }
             Aff::Add(a, b) => {
                 a.accumulate(factor, out)?;
                 b.accumulate(factor, out)?;
             }
             Aff::Sub(a, b) => {
                 a.accumulate(factor, out)?;
-                b.accumulate(-factor, out)?;
+                b.accumulate(factor.checked_neg()?, out)?;
             }
-            Aff::Scale(c, a) => a.accumulate(factor * c, out)?,
-            Aff::Neg(a) => a.accumulate(-factor, out)?,
-            Aff::FloorDiv(..) | Aff::Min(..) | Aff::Max(..) => return None,
+            Aff::Scale(c, a) => a.accumulate(factor.checked_mul(*c)?, out)?,
+            Aff::Neg(a) => a.accumulate(factor.checked_neg()?, out)?,
+            Aff::Div(..) | Aff::Mod(..) | Aff::Min(..) | Aff::Max(..) => return None,
         }
         Some(())
+    }
+
+    /// How the expression changes as `var` grows: `Some(0)` not at all,
+    /// `Some(1)` never decreases, `Some(-1)` never increases, `None` either
+    /// way (`%`, or terms pulling both ways). Truncating division by a
+    /// positive constant, `min` and `max` preserve monotonicity.
+    pub fn monotone_in(&self, var: &str) -> Option<i8> {
+        if let Some(l) = self.linear() {
+            return Some(l.coeff(var).signum() as i8);
+        }
+        let join = |a: Option<i8>, b: Option<i8>| match (a?, b?) {
+            (0, y) => Some(y),
+            (x, 0) => Some(x),
+            (x, y) if x == y => Some(x),
+            _ => None,
+        };
+        match self {
+            Aff::Int(_) => Some(0),
+            Aff::Var(n) => Some(i8::from(n == var)),
+            Aff::Add(a, b) | Aff::Min(a, b) | Aff::Max(a, b) => join(a.monotone_in(var), b.monotone_in(var)),
+            Aff::Sub(a, b) => join(a.monotone_in(var), b.monotone_in(var).map(|m| -m)),
+            Aff::Scale(c, a) => a.monotone_in(var).map(|m| m * c.signum() as i8),
+            Aff::Neg(a) => a.monotone_in(var).map(|m| -m),
+            Aff::Div(a, _) => a.monotone_in(var),
+            Aff::Mod(a, _) => {
+                let mut vars = Vec::new();
+                a.vars(&mut vars);
+                if vars.iter().any(|v| v == var) { None } else { Some(0) }
+            }
+        }
     }
 
     /// Every variable the expression mentions.
@@ -91,12 +135,15 @@ impl Aff {
                 a.vars(out);
                 b.vars(out);
             }
-            Aff::Scale(_, a) | Aff::Neg(a) | Aff::FloorDiv(a, _) => a.vars(out),
+            Aff::Scale(_, a) | Aff::Neg(a) | Aff::Div(a, _) | Aff::Mod(a, _) => a.vars(out),
         }
     }
 
-    /// ISL syntax, with every variable renamed through `name`.
+    /// ISL syntax; constant subexpressions are folded.
     pub fn isl(&self) -> String {
+        if let Some(c) = self.constant() {
+            return c.to_string();
+        }
         match self {
             Aff::Int(v) => format!("{v}"),
             Aff::Var(n) => n.clone(),
@@ -104,11 +151,22 @@ impl Aff {
             Aff::Sub(a, b) => format!("({} - {})", a.isl(), b.isl()),
             Aff::Scale(c, a) => format!("({c} * {})", a.isl()),
             Aff::Neg(a) => format!("(-{})", a.isl()),
-            Aff::FloorDiv(a, d) => format!("floor(({})/{d})", a.isl()),
+            Aff::Div(a, d) => trunc_div_isl(&a.isl(), *d),
+            Aff::Mod(a, d) => {
+                let x = a.isl();
+                format!("({x} - {d} * {})", trunc_div_isl(&x, *d))
+            }
             Aff::Min(a, b) => format!("min({}, {})", a.isl(), b.isl()),
             Aff::Max(a, b) => format!("max({}, {})", a.isl(), b.isl()),
         }
     }
+}
+
+/// C's truncating `x / d` (`d > 0`) as a piecewise ISL expression.
+/// ISL's parser takes no `?:` inside a constraint, so both signs are
+/// covered by `max`: one of the two floors is always zero.
+fn trunc_div_isl(x: &str, d: i64) -> String {
+    format!("(floor((max({x}, 0))/{d}) - floor((max(-({x}), 0))/{d}))")
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -184,7 +242,29 @@ mod tests {
 
     #[test]
     fn renders_isl_syntax() {
-        let c = Cond::Cmp(Aff::Var("i".into()), CmpOp::Ne, Aff::FloorDiv(v("N"), 2));
-        assert_eq!(c.isl(), "(i < floor((N)/2) or i > floor((N)/2))");
+        let c = Cond::Cmp(Aff::Var("i".into()), CmpOp::Ne, Aff::Min(v("N"), v("M")));
+        assert_eq!(c.isl(), "(i < min(N, M) or i > min(N, M))");
+        assert_eq!(Aff::Div(v("x"), 2).isl(), "(floor((max(x, 0))/2) - floor((max(-(x), 0))/2))");
+        assert_eq!(Aff::Div(Box::new(Aff::Int(-7)), 2).isl(), "-3");
+    }
+
+    #[test]
+    fn division_truncates_like_c() {
+        let e = |x: i64| Aff::Div(Box::new(Aff::Int(x)), 2).constant();
+        assert_eq!((e(-3), e(-1), e(3)), (Some(-1), Some(0), Some(1)));
+        assert_eq!(Aff::Mod(Box::new(Aff::Int(-3)), 2).constant(), Some(-1));
+        assert_eq!(Aff::Neg(Box::new(Aff::Int(i64::MIN))).constant(), None);
+    }
+
+    #[test]
+    fn monotonicity() {
+        let i = || v("i");
+        assert_eq!(Aff::Sub(v("N"), i()).monotone_in("i"), Some(-1));
+        assert_eq!(Aff::Div(Box::new(Aff::Scale(3, i())), 2).monotone_in("i"), Some(1));
+        assert_eq!(Aff::Min(i(), v("N")).monotone_in("i"), Some(1));
+        assert_eq!(Aff::Sub(i(), Box::new(Aff::Scale(2, i()))).monotone_in("i"), Some(-1));
+        assert_eq!(Aff::Sub(Box::new(Aff::Div(i(), 2)), i()).monotone_in("i"), None);
+        assert_eq!(Aff::Mod(i(), 4).monotone_in("i"), None);
+        assert_eq!(Aff::Mod(v("N"), 4).monotone_in("i"), Some(0));
     }
 }

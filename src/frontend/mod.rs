@@ -35,6 +35,8 @@ pub struct Region {
     pub indent: String,
     /// Byte range of the code between the two pragma lines.
     pub body: (usize, usize),
+    /// That code, kept for the last-resort fallback (the SCoP left as written).
+    pub code: String,
 }
 
 /// One static control part: the statements of a region and their model.
@@ -153,7 +155,8 @@ fn find_regions(src: &str) -> Result<Vec<(Region, Body)>, SourceError> {
                     msg: "'#pragma endscop' without '#pragma scop'".into(),
                 });
             };
-            let region = Region { start, end: offset + line.len(), line: l, indent, body: (body, offset) };
+            let code = src[body..offset].to_string();
+            let region = Region { start, end: offset + line.len(), line: l, indent, body: (body, offset), code };
             out.push((region, (body, offset, l + 1)));
         }
         offset += line.len();
@@ -174,7 +177,17 @@ fn parse_region(src: &str, region: Region, (body, end, line): Body) -> Result<Sc
     }
     let identifiers =
         toks.iter().filter_map(|t| if let Tok::Ident(s) = &t.tok { Some(s.clone()) } else { None }).collect();
-    let mut b = Builder { src, toks: &toks, end_line, stmts: Vec::new(), params: Vec::new(), rhs: Vec::new() };
+    let mut iterators = BTreeSet::new();
+    loop_iterators(&nodes, &mut iterators);
+    let mut b = Builder {
+        src,
+        toks: &toks,
+        end_line,
+        stmts: Vec::new(),
+        params: Vec::new(),
+        rhs: Vec::new(),
+        iterators,
+    };
     let mut ctx = Ctx::default();
     for (k, n) in nodes.iter().enumerate() {
         ctx.sched.push(SchedDim::Pos(k as i64));
@@ -182,6 +195,26 @@ fn parse_region(src: &str, region: Region, (body, end, line): Body) -> Result<Sc
         ctx.sched.pop();
     }
     b.finish(region, identifiers)
+}
+
+/// Every loop iterator of the SCoP.
+fn loop_iterators(nodes: &[Node], out: &mut BTreeSet<String>) {
+    for n in nodes {
+        match n {
+            Node::For(f) => {
+                out.insert(f.iter.clone());
+                loop_iterators(std::slice::from_ref(&f.body), out);
+            }
+            Node::If(i) => {
+                loop_iterators(std::slice::from_ref(&i.then), out);
+                if let Some(e) = &i.els {
+                    loop_iterators(std::slice::from_ref(e), out);
+                }
+            }
+            Node::Block(b) => loop_iterators(b, out),
+            Node::Stmt(_) => {}
+        }
+    }
 }
 
 /// Enclosing loops and guards while walking the tree.
@@ -200,6 +233,9 @@ struct Builder<'a> {
     params: Vec<String>,
     /// Token range of each statement's right-hand side (for scalar reads).
     rhs: Vec<(usize, usize)>,
+    /// Every loop iterator of the SCoP: outside its loop, its value is what
+    /// the original code left there, which a transformed SCoP does not keep.
+    iterators: BTreeSet<String>,
 }
 
 impl Builder<'_> {
@@ -218,6 +254,10 @@ impl Builder<'_> {
                 }
                 let mut inner = ctx.clone();
                 inner.iters.push(f.iter.clone());
+                let mut used = Vec::new();
+                f.init.vars(&mut used);
+                f.cond.vars(&mut used);
+                self.check_scope(&used, &inner.iters, f.pos, "loop bound")?;
                 let bound = Cond::Cmp(
                     Aff::Var(f.iter.clone()),
                     if f.step > 0 { affine::CmpOp::Ge } else { affine::CmpOp::Le },
@@ -231,6 +271,9 @@ impl Builder<'_> {
                 self.node(&f.body, &mut inner)?;
             }
             Node::If(i) => {
+                let mut used = Vec::new();
+                i.cond.vars(&mut used);
+                self.check_scope(&used, &ctx.iters, i.pos, "condition")?;
                 self.note_params(&i.cond, &ctx.iters);
                 let mut then = ctx.clone();
                 then.constraints.push(i.cond.isl());
@@ -244,6 +287,14 @@ impl Builder<'_> {
             Node::Stmt(s) => self.statement(s, ctx)?,
         }
         Ok(())
+    }
+
+    /// Rejects a loop iterator read where no loop of it encloses the read.
+    fn check_scope(&self, used: &[String], enclosing: &[String], pos: usize, what: &str) -> Result<(), SourceError> {
+        match used.iter().find(|v| self.iterators.contains(*v) && !enclosing.contains(v)) {
+            Some(v) => Err(pos_err(&self.toks[pos], format!("{what} reads the iterator '{v}' outside its loop"))),
+            None => Ok(()),
+        }
     }
 
     fn note_params(&mut self, c: &Cond, iters: &[String]) {
@@ -274,6 +325,17 @@ impl Builder<'_> {
             Some(Tok::Ident(n)) => n.clone(),
             _ => return Err(pos_err(&toks[s.first], "left-hand side must be a variable or an array element")),
         };
+        if self.iterators.contains(&array) {
+            return Err(pos_err(&toks[s.first], format!("assignment to the loop iterator '{array}'")));
+        }
+        for t in &toks[s.first..s.last] {
+            if let Tok::Ident(n) = &t.tok
+                && self.iterators.contains(n)
+                && !ctx.iters.contains(n)
+            {
+                return Err(pos_err(t, format!("statement reads the iterator '{n}' outside its loop")));
+            }
+        }
         let (subs, used) = self.subscripts(&toks[s.first + 1..s.assign], ctx)?;
         if used != s.assign - s.first - 1 {
             return Err(pos_err(&toks[s.first + 1 + used], "left-hand side must be a variable or an array element"));

@@ -18,6 +18,8 @@ pub enum Node {
 
 #[derive(Debug)]
 pub struct For {
+    /// Token index of the `for` keyword (for error positions).
+    pub pos: usize,
     pub iter: String,
     pub init: Aff,
     pub cond: Cond,
@@ -28,6 +30,8 @@ pub struct For {
 
 #[derive(Debug)]
 pub struct If {
+    /// Token index of the `if` keyword.
+    pub pos: usize,
     pub cond: Cond,
     pub then: Box<Node>,
     pub els: Option<Box<Node>>,
@@ -158,6 +162,7 @@ impl<'a> Parser<'a> {
     }
 
     fn for_loop(&mut self) -> PResult<Node> {
+        let pos = self.pos;
         self.pos += 1;
         self.expect("(")?;
         if matches!(self.peek(), Some(Tok::Ident(t)) if t == "int" || t == "long" || t == "unsigned") {
@@ -165,19 +170,34 @@ impl<'a> Parser<'a> {
         }
         let iter = self.ident()?;
         self.expect("=")?;
+        let init_at = self.pos;
         let init = self.aff()?;
-        self.expect(";")?;
-        let cond = self.cond()?;
         let mut mentioned = Vec::new();
-        cond.vars(&mut mentioned);
-        if !mentioned.contains(&iter) {
-            return Err(self.error_here(format!("loop test does not bound the iterator '{iter}'")));
+        init.vars(&mut mentioned);
+        if mentioned.contains(&iter) {
+            return Err(self.error_at(init_at, format!("the start of loop '{iter}' reads '{iter}' itself")));
         }
         self.expect(";")?;
+        let cond_at = self.pos;
+        let cond = self.cond()?;
+        self.expect(";")?;
         let step = self.step(&iter)?;
+        match bounds_iterator(&cond, &iter, step) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(self.error_at(cond_at, format!("loop test does not bound the iterator '{iter}'")));
+            }
+            Err(()) => {
+                let dir = if step > 0 { "an upper" } else { "a lower" };
+                return Err(self.error_at(
+                    cond_at,
+                    format!("loop test is not {dir} bound on '{iter}' (the loop steps by {step:+})"),
+                ));
+            }
+        }
         self.expect(")")?;
         let body = self.statement()?.unwrap_or(Node::Block(Vec::new()));
-        Ok(Node::For(For { iter, init, cond, step, body: Box::new(body) }))
+        Ok(Node::For(For { pos, iter, init, cond, step, body: Box::new(body) }))
     }
 
     /// `i++`, `++i`, `i += 1`, `i = i + 1` and their decrementing forms.
@@ -218,6 +238,7 @@ impl<'a> Parser<'a> {
     }
 
     fn if_stmt(&mut self) -> PResult<Node> {
+        let pos = self.pos;
         self.pos += 1;
         self.expect("(")?;
         let cond = self.cond()?;
@@ -229,7 +250,7 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        Ok(Node::If(If { cond, then: Box::new(then), els }))
+        Ok(Node::If(If { pos, cond, then: Box::new(then), els }))
     }
 
     /// An expression statement; must be an assignment to a scalar or array element.
@@ -252,8 +273,15 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Punct(";") if depth == 0 => break,
                 Tok::Punct(p) if depth == 0 && assign.is_none() && ASSIGN_OPS.contains(p) => assign = Some(self.pos),
-                Tok::Punct(p) if depth == 0 && assign.is_none() && (*p == "++" || *p == "--") => {
+                Tok::Punct(p) if assign.is_none() && (*p == "++" || *p == "--") => {
                     return Err(self.error_here(format!("'{p}' statements are not supported; write '+= 1'")));
+                }
+                // One write per statement: the model records only the left-hand side's.
+                Tok::Punct(p) if ASSIGN_OPS.contains(p) || *p == "++" || *p == "--" => {
+                    return Err(self.error_here(format!("'{p}' inside an expression is not supported")));
+                }
+                Tok::Punct(",") if depth == 0 => {
+                    return Err(self.error_here("comma expressions are not supported; write one statement each"));
                 }
                 _ => {}
             }
@@ -293,16 +321,23 @@ impl<'a> Parser<'a> {
                         );
                     }
                 };
-            } else if self.eat("/") {
+            } else if self.is_punct("/") || self.is_punct("%") {
+                let div = self.eat("/");
+                if !div {
+                    self.pos += 1;
+                }
                 let rhs = self.unary()?;
                 match rhs.constant() {
-                    Some(d) if d > 0 => lhs = Aff::FloorDiv(Box::new(lhs), d),
+                    Some(d) if d > 0 && div => lhs = Aff::Div(Box::new(lhs), d),
+                    Some(d) if d > 0 => lhs = Aff::Mod(Box::new(lhs), d),
                     _ => {
-                        return Err(self.error_at(start, format!("non-affine division {}", self.text(start, self.pos))));
+                        let what = if div { "division" } else { "remainder" };
+                        return Err(self.error_at(
+                            start,
+                            format!("non-affine {what} {} (the divisor must be a positive constant)", self.text(start, self.pos)),
+                        ));
                     }
                 }
-            } else if self.is_punct("%") {
-                return Err(self.error_here("'%' in an affine expression is not supported"));
             } else {
                 return Ok(lhs);
             }
@@ -431,6 +466,33 @@ pub fn tok_text(t: &Tok) -> String {
         Tok::Ident(s) | Tok::Other(s) => s.clone(),
         Tok::Int(v) => v.to_string(),
         Tok::Punct(p) => p.to_string(),
+    }
+}
+
+/// Whether a loop test stops the loop in its own direction: `Ok(true)` when
+/// the set of iterator values it admits is closed downward (step +1) or
+/// upward (step -1) and bounded, so that the loop runs exactly over the
+/// values the test admits, which is what the polyhedral domain says;
+/// `Ok(false)` when it does not involve the iterator; `Err` when it bounds
+/// the wrong way (`i > N` with `i++`, `i == N`, `i % 2 < 1`).
+pub fn bounds_iterator(c: &Cond, iter: &str, step: i64) -> Result<bool, ()> {
+    match c {
+        Cond::Cmp(a, op, b) => {
+            let f = Aff::Sub(Box::new(a.clone()), Box::new(b.clone()));
+            let m = f.monotone_in(iter).ok_or(())?;
+            if m == 0 {
+                return Ok(false);
+            }
+            // `f < 0` is closed downward when f never decreases, `f > 0` when it never increases.
+            let want = match op {
+                CmpOp::Lt | CmpOp::Le => 1,
+                CmpOp::Gt | CmpOp::Ge => -1,
+                CmpOp::Eq | CmpOp::Ne => return Err(()),
+            };
+            if m * step.signum() as i8 == want { Ok(true) } else { Err(()) }
+        }
+        Cond::And(a, b) => Ok(bounds_iterator(a, iter, step)? | bounds_iterator(b, iter, step)?),
+        Cond::Or(a, b) => Ok(bounds_iterator(a, iter, step)? & bounds_iterator(b, iter, step)?),
     }
 }
 

@@ -18,6 +18,44 @@ unsafe extern "C" {
     fn isl_options_set_ast_build_allow_else(ctx: uintptr_t, val: i32) -> i32;
     fn isl_ast_node_get_type(node: uintptr_t) -> i32;
     fn isl_ast_build_set_options(build: uintptr_t, options: uintptr_t) -> uintptr_t;
+    fn isl_ctx_abort(ctx: uintptr_t);
+}
+
+/// Aborts every ISL computation of a context once a deadline passes, so
+/// that a schedule or AST that ISL cannot find quickly fails (and the
+/// caller falls back) instead of running for minutes. ISL counts only
+/// simplex pivots as operations, and on SCoPs with integer divisions a
+/// pivot can be slow, so a count alone does not bound time.
+///
+/// Declare it after the context it guards: it is dropped first, and its
+/// drop stops the watch before the context is freed.
+pub struct Watchdog {
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    pub fn arm(ctx: &Context, deadline: std::time::Instant) -> Self {
+        let (stop, wait) = std::sync::mpsc::channel::<()>();
+        let ptr = ctx.ptr;
+        let thread = std::thread::spawn(move || {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
+                // The context is alive: its owner joins this thread before freeing it.
+                unsafe { isl_ctx_abort(ptr) };
+            }
+        });
+        Self { stop: Some(stop), thread: Some(thread) }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// Type of an AST node. isl-rs 0.3.1 maps `isl_ast_node_type` off by one

@@ -28,10 +28,13 @@ use super::PolyError;
 use super::deps::Dependences;
 use super::model::Model;
 
-pub fn compute(ctx: &Context, model: &Model, deps: &Dependences) -> Result<Schedule, PolyError> {
+///
+/// `unfused` serialises the strongly connected components instead (the
+/// fallback of [`crate::Plan::Unfused`]).
+pub fn compute(ctx: &Context, model: &Model, deps: &Dependences, unfused: bool) -> Result<Schedule, PolyError> {
     Options::set_schedule_maximize_band_depth(ctx, 1)?;
     Options::set_schedule_outer_coincidence(ctx, 0)?;
-    Options::set_schedule_serialize_sccs(ctx, 0)?;
+    Options::set_schedule_serialize_sccs(ctx, i32::from(unfused))?;
     Options::set_schedule_treat_coalescing(ctx, 1)?;
     Options::set_schedule_max_coefficient(ctx, 4)?;
     let all = deps.all()?;
