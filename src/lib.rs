@@ -202,14 +202,14 @@ pub fn tile_scop(scop: &Scop, opts: &TileOptions) -> Result<(String, ScopReport)
                 r.1.fallbacks = failures;
                 return Ok(r);
             }
-            Err(e) => failures.push(format!("{plan}: {}", e.0)),
+            Err(e) => failures.push(format!("{plan}: {}", budget_message(plan, &e))),
         }
     }
     let deadline = Instant::now() + plan_budget(Plan::Original);
     let (code, plan) = match untiled_with(scop, opts, deadline) {
         Ok(code) => (code, Plan::Original),
         Err(e) => {
-            failures.push(format!("{}: {}", Plan::Original, e.0));
+            failures.push(format!("{}: {}", Plan::Original, budget_message(Plan::Original, &e)));
             (as_written(scop), Plan::AsWritten)
         }
     };
@@ -225,6 +225,15 @@ pub fn tile_scop(scop: &Scop, opts: &TileOptions) -> Result<(String, ScopReport)
         code: code.clone(),
     };
     Ok((code, report))
+}
+
+/// ISL's quota error, said as the budget it stands for.
+fn budget_message(plan: Plan, e: &PolyError) -> String {
+    if e.0.contains("maximal number of operations exceeded") {
+        format!("gave up after its budget ({:?} or {} ISL operations)", plan_budget(plan), isl_max_operations())
+    } else {
+        e.0.clone()
+    }
 }
 
 /// A fresh ISL context with tss's error handling and operation cap.

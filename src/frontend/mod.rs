@@ -507,6 +507,41 @@ mod tests {
         assert!(e.msg.contains("';'"), "{}", e.msg);
     }
 
+    /// C the model cannot describe is refused at its position, never tiled.
+    #[test]
+    fn rejects_what_it_cannot_model() {
+        let scop = |body: &str| format!("#pragma scop\n{body}\n#pragma endscop\n");
+        let cases = [
+            ("for (i = 0; i < N; i++) { A[i] = 0; i += 1; }", "assignment to the loop iterator 'i'"),
+            ("for (i = 0; i < N; i++) A[i] = (s = s + 1.0);", "'=' inside an expression"),
+            ("for (i = 0; i < N; i++) A[i] = B[i]++;", "'++' inside an expression"),
+            ("for (i = 0; i < N; i++) A[i] = 0; for (j = 0; j < i; j++) B[j] = 1;", "reads the iterator 'i' outside its loop"),
+            ("for (i = 0; i < N; i++) A[i] = 0; B[0] = A[i];", "reads the iterator 'i' outside its loop"),
+            ("for (i = 0; i < N; i = i - 1) A[i] = 0;", "not a lower bound on 'i'"),
+            ("for (i = 0; i > N; i++) A[i] = 0;", "not an upper bound on 'i'"),
+            ("for (i = 0; i != N; i++) A[i] = 0;", "not an upper bound on 'i'"),
+            ("for (i = 0; i % 4 < 3; i++) A[i] = 0;", "not an upper bound on 'i'"),
+            ("for (i = 0; N > 0; i++) A[i] = 0;", "does not bound the iterator 'i'"),
+            ("for (i = 0; i < N; i += 2) A[i] = 0;", "unit loop steps"),
+            ("for (i = 0; i < N; i++) A[i / j] = 0;", "non-affine"),
+            ("for (i = 0; i < N; i++) { A[i] = 0, B[i] = 1; }", "comma expressions"),
+            ("for (i = 0; i < N; i++) N = 2;", "'N' is used as a size"),
+        ];
+        for (body, want) in cases {
+            let e = parse_file(&scop(body)).unwrap_err();
+            assert!(e.msg.contains(want), "{body}: got '{}', want '{want}'", e.msg);
+            assert!(e.line >= 2, "{body}: line {}", e.line);
+        }
+        // And what it can model is accepted: C division and remainder, decreasing bounds.
+        for body in [
+            "for (i = 0; i < N; i++) for (j = (i - 3) / 2; j < 2; j++) A[j % 3] += 1.0;",
+            "for (i = N; i >= -N / 2; i--) A[i] = 0;",
+            "for (i = 0; i < N && i <= M; i++) A[i] = 0;",
+        ] {
+            assert!(parse_file(&scop(body)).is_ok(), "{body}");
+        }
+    }
+
     #[test]
     fn scalars_guards_and_else() {
         let src = "#pragma scop\nfor (i = N-1; i >= 0; i--) { t = 0; if (i > 2 && i != M) A[i] = t + sqrt(B[i]); else A[i] = SCALAR_VAL(0.5); }\n#pragma endscop\n";

@@ -224,6 +224,17 @@ pub fn check_program(cfg: &Config, seed: u64) -> Case {
     c.finish(outcome)
 }
 
+/// Checks a SCoP written by hand (arrays `A`, `B`, `C` 2-D and `x`, `y` 1-D,
+/// scalars `s`, `t`, parameters `N`, `M`, iterators `i`, `j`, `k`, `l`),
+/// wrapped like a random program and run at `sizes`: regression tests.
+pub fn check_scop(cfg: &Config, name: &str, body: &str, sizes: &[[i64; 2]]) -> Case {
+    let dir = cfg.work.join(name);
+    let mut c = CaseRun::new(cfg, name, &dir);
+    let p = programs::Program { source: programs::wrap(body), sizes: sizes.to_vec() };
+    let outcome = c.program(&p);
+    c.finish(outcome)
+}
+
 /// Checks mutant `seed` of the kernels under `cfg.kernels`.
 pub fn check_mutant(cfg: &Config, seed: u64, kernels: &[PathBuf]) -> Case {
     let dir = cfg.work.join(format!("m{seed}"));

@@ -298,7 +298,7 @@ impl Gen {
 /// indexed from `-RADIUS`, tile sizes are run-time variables (so one
 /// compilation serves every tile configuration), and the output is a
 /// 64-bit FNV-1a hash of every array's bytes and the scalars' bits.
-fn wrap(body: &str) -> String {
+pub fn wrap(body: &str) -> String {
     let w = 2 * RADIUS;
     let mut s = String::new();
     s.push_str("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n");

@@ -18,7 +18,7 @@ unsafe extern "C" {
     fn isl_options_set_ast_build_allow_else(ctx: uintptr_t, val: i32) -> i32;
     fn isl_ast_node_get_type(node: uintptr_t) -> i32;
     fn isl_ast_build_set_options(build: uintptr_t, options: uintptr_t) -> uintptr_t;
-    fn isl_ctx_abort(ctx: uintptr_t);
+    fn isl_ctx_set_max_operations(ctx: uintptr_t, max: libc::c_ulong);
 }
 
 /// Aborts every ISL computation of a context once a deadline passes, so
@@ -41,8 +41,11 @@ impl Watchdog {
         let thread = std::thread::spawn(move || {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
-                // The context is alive: its owner joins this thread before freeing it.
-                unsafe { isl_ctx_abort(ptr) };
+                // The context is alive: its owner joins this thread before
+                // freeing it. The next pivot then fails with ISL's quota
+                // error, which (unlike `isl_ctx_abort`) carries a message
+                // that isl-rs can read.
+                unsafe { isl_ctx_set_max_operations(ptr, 1) };
             }
         });
         Self { stop: Some(stop), thread: Some(thread) }

@@ -9,6 +9,7 @@ pub fn root() -> PathBuf {
 
 /// Compiles `src` (with `args`, OpenMP and the polybench.h stand-in) and runs
 /// it with two threads; returns stdout.
+#[allow(dead_code)] // not every test binary uses it
 pub fn compile_and_run(src: &Path, exe: &Path, args: &[&str]) -> String {
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let out = Command::new(&cc)
