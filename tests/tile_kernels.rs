@@ -21,7 +21,7 @@ const TILES: [&[usize]; 7] = [&[1], &[7], &[8], &[32], &[33], &[100], &[16, 64, 
 
 fn kernels() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for dir in ["paper", "linear-algebra", "stencils"] {
+    for dir in ["paper", "linear-algebra", "stencils", "solvers"] {
         for e in std::fs::read_dir(root().join("polybench").join(dir)).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "c") {
@@ -30,7 +30,7 @@ fn kernels() -> Vec<PathBuf> {
         }
     }
     out.sort();
-    assert_eq!(out.len(), 15, "expected the 15 kernels of polybench/");
+    assert_eq!(out.len(), 17, "expected the 17 kernels of polybench/");
     out
 }
 

@@ -164,7 +164,15 @@ impl Timing {
 
 /// Checksums agree to a relative 1e-9: tiling reorders no floating-point
 /// reduction, but the compiler may contract differently around new loops.
+/// NaN agrees only with NaN and an infinity only with itself, so a kernel
+/// that overflows is still compared exactly.
 pub fn checksums_agree(a: f64, b: f64) -> bool {
+    if a.is_nan() || b.is_nan() {
+        return a.is_nan() && b.is_nan();
+    }
+    if a.is_infinite() || b.is_infinite() {
+        return a == b;
+    }
     a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
 
@@ -186,5 +194,8 @@ mod tests {
         assert_eq!((t.min(), t.median()), (Some(1.0), Some(2.5)));
         assert_eq!(t.spread(), Some(9.0 / 2.5));
         assert!(checksums_agree(1e6, 1e6 + 1e-4) && !checksums_agree(1.0, 1.001));
+        assert!(checksums_agree(f64::NAN, -f64::NAN) && !checksums_agree(f64::NAN, 1.0));
+        assert!(checksums_agree(f64::INFINITY, f64::INFINITY) && !checksums_agree(f64::INFINITY, f64::NEG_INFINITY));
+        assert!(!checksums_agree(f64::INFINITY, 1e308));
     }
 }
