@@ -338,7 +338,7 @@ impl<'a> CaseRun<'a> {
         omp.push("-fopenmp".into());
         let par = self.tiled_build(src, "parallel", &["--parallel"], &omp)?;
         let code = std::fs::read_to_string(self.dir.join("parallel.c")).unwrap_or_default();
-        if let Some(v) = unprivatised(&code) {
+        if let Some(v) = unprivatised(&code, &programs::SCALARS) {
             return Err((Outcome::Wrong, format!("--parallel: '{v}' is assigned in a parallel loop but not private")));
         }
         for threads in [2, 3] {
@@ -403,7 +403,11 @@ impl<'a> CaseRun<'a> {
         }
         let orig = self.dir.join("orig");
         let flags = mutate::cflags(&self.cfg.kernels);
-        let original_ok = self.compile(&src, &orig, &flags).is_ok();
+        // The sanitizers miss reads of uninitialised variables (a deleted
+        // loop leaves its iterator unset); gcc's warning catches them.
+        let mut strict = flags.clone();
+        strict.push("-Werror=uninitialized".into());
+        let original_ok = self.compile_with(&src, &orig, &strict, false).is_ok();
         let expected = if original_ok {
             match self.run(&orig, &[], None) {
                 Exit::Ok(out) => Some(out),
@@ -477,9 +481,15 @@ impl<'a> CaseRun<'a> {
     }
 
     fn compile(&self, src: &Path, exe: &Path, flags: &[String]) -> Result<(), String> {
+        self.compile_with(src, exe, flags, true)
+    }
+
+    /// `quiet` silences warnings (`-w` would also silence those `flags` turn into errors).
+    fn compile_with(&self, src: &Path, exe: &Path, flags: &[String], quiet: bool) -> Result<(), String> {
         let mut cmd = Command::new(&self.cfg.cc);
         // No contraction into FMAs: the tiled code must round exactly as the original.
-        cmd.args(["-O1", "-w", "-ffp-contract=off"]).args(flags).arg(src).arg("-o").arg(exe).arg("-lm");
+        cmd.args(["-O1", "-ffp-contract=off"]).args(if quiet { &["-w"][..] } else { &[] });
+        cmd.args(flags).arg(src).arg("-o").arg(exe).arg("-lm");
         match self.spawn(cmd, Duration::from_secs(120)) {
             Exit::Ok(_) => Ok(()),
             Exit::Failed { stderr, .. } | Exit::Signal(stderr) => Err(first_lines(&stderr, 6)),
@@ -549,10 +559,16 @@ fn first_lines(s: &str, n: usize) -> String {
     s.lines().take(n).collect::<Vec<_>>().join(" | ")
 }
 
-/// The first scalar assigned inside the body of an `omp parallel for` loop
-/// that is neither that loop's iterator, nor in its `private(..)` list, nor
-/// declared inside the body: a data race under OpenMP.
-pub fn unprivatised(code: &str) -> Option<String> {
+/// The first variable assigned inside the body of an `omp parallel for`
+/// loop that is neither that loop's iterator, nor in its `private(..)` list,
+/// nor declared inside the body, nor one of the SCoP's own `scalars`: a data
+/// race under OpenMP.
+///
+/// SCoP scalars are exempt on purpose: they are modelled with dependences
+/// like arrays, so a loop whose iterations could both write one is never
+/// marked parallel, and at most one iteration writes it (privatising it
+/// would lose its value after the loop).
+pub fn unprivatised(code: &str, scalars: &[&str]) -> Option<String> {
     let lines: Vec<&str> = code.lines().collect();
     for (n, line) in lines.iter().enumerate() {
         let Some(rest) = line.trim().strip_prefix("#pragma omp parallel for") else { continue };
@@ -566,7 +582,8 @@ pub fn unprivatised(code: &str) -> Option<String> {
         let own = body.trim_start().strip_prefix("for (").and_then(|h| h.split('=').next()).map(str::trim);
         let declared = declared_names(&body);
         for v in assigned_scalars(&body) {
-            if Some(v.as_str()) != own && !private.contains(&v) && !declared.contains(&v) {
+            let exempt = scalars.contains(&v.as_str());
+            if Some(v.as_str()) != own && !private.contains(&v) && !declared.contains(&v) && !exempt {
                 return Some(v);
             }
         }
@@ -646,11 +663,12 @@ mod tests {
     #[test]
     fn finds_unprivatised_scalars() {
         let ok = "#pragma omp parallel for private(j)\nfor (i = 0; i < N; i++) {\n  for (j = 0; j < N; j++) {\n    A[i][j] = 0;\n  }\n}\n";
-        assert_eq!(unprivatised(ok), None);
+        assert_eq!(unprivatised(ok, &[]), None);
         let racy = "#pragma omp parallel for\nfor (i = 0; i < N; i++) {\n  for (j = 0; j < N; j++) {\n    t = A[i][j];\n  }\n}\n";
-        assert_eq!(unprivatised(racy), Some("j".into()));
+        assert_eq!(unprivatised(racy, &["t"]), Some("j".into()));
         let declared = "#pragma omp parallel for private(j)\nfor (i = 0; i < N; i++) {\n  { int tss_lb = 0, tss_ub = N;\n  for (j = tss_lb; j < tss_ub; j++) {\n    s += A[i][j];\n  } }\n}\n";
-        assert_eq!(unprivatised(declared), Some("s".into()));
+        assert_eq!(unprivatised(declared, &[]), Some("s".into()));
+        assert_eq!(unprivatised(declared, &["s"]), None);
     }
 
     #[test]

@@ -59,6 +59,11 @@ pub fn mutant(kernels: &[PathBuf], seed: u64) -> Mutant {
     let path = &kernels[rng.random_range(0..kernels.len())];
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let file_name = path.file_name().map_or("kernel.c".into(), |n| n.to_string_lossy().into_owned());
+    // `paper/gemm.c`: file names repeat across the kernel directories.
+    let shown = match path.parent().and_then(|p| p.file_name()) {
+        Some(dir) => format!("{}/{file_name}", dir.to_string_lossy()),
+        None => file_name.clone(),
+    };
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
     let start = lines.iter().position(|l| l.trim() == "#pragma scop").map_or(0, |p| p + 1);
     let end = lines.iter().position(|l| l.trim() == "#pragma endscop").unwrap_or(lines.len());
@@ -73,7 +78,7 @@ pub fn mutant(kernels: &[PathBuf], seed: u64) -> Mutant {
     }
     let mut source = lines.join("\n");
     source.push('\n');
-    Mutant { origin: format!("{file_name}: {}", edits.join(", ")), file_name, source }
+    Mutant { origin: format!("{shown}: {}", edits.join(", ")), file_name, source }
 }
 
 /// Applies one random edit to `lines[start..end]`; returns its description.

@@ -28,7 +28,8 @@ const ITERS: [&str; 4] = ["i", "j", "k", "l"];
 const PARAMS: [&str; 2] = ["N", "M"];
 /// Arrays: name and rank.
 const ARRAYS: [(&str, usize); 5] = [("A", 2), ("B", 2), ("C", 2), ("x", 1), ("y", 1)];
-const SCALARS: [&str; 2] = ["s", "t"];
+/// Scalars the SCoPs write and read (modelled like 0-d arrays).
+pub const SCALARS: [&str; 2] = ["s", "t"];
 
 /// A generated program.
 pub struct Program {
