@@ -115,7 +115,11 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let sizes = Sizes::parse(&a.scop.params, sizes).map_err(Error::Usage)?;
     let d = a.tile_dims();
     let retile = |tile: &[usize]| -> Result<String, Error> {
-        let (code, _) = crate::tile_source(file, &src, &TileOptions { sizes: tile.to_vec(), parallel: opts.parallel, ..TileOptions::default() })?;
+        let (code, _) = crate::tile_source(
+            file,
+            &src,
+            &TileOptions { sizes: tile.to_vec(), parallel: opts.parallel, ..TileOptions::default() },
+        )?;
         Ok(code)
     };
     let key = cache_key(&src, &sizes, opts);

@@ -246,8 +246,11 @@ fn isl_context() -> Result<Context, PolyError> {
 
 /// The SCoP's own code, as the last resort.
 fn as_written(scop: &Scop) -> String {
-    format!("{}/* tss: left as written */
-{}", scop.region.indent, scop.region.code)
+    format!(
+        "{}/* tss: left as written */
+{}",
+        scop.region.indent, scop.region.code
+    )
 }
 
 /// One attempt at tiling `scop` with `plan` in a fresh, budgeted ISL context.

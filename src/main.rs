@@ -363,7 +363,11 @@ fn run(cli: Cli) -> Result<(), Error> {
             let summary = tss::fuzz::run_with_progress(&cfg, &plan, quiet);
             print!("{summary}");
             if summary.failed() > 0 {
-                return Err(Error::Usage(format!("fuzz: {} of {} cases failed (kept under the work directory)", summary.failed(), summary.total())));
+                return Err(Error::Usage(format!(
+                    "fuzz: {} of {} cases failed (kept under the work directory)",
+                    summary.failed(),
+                    summary.total()
+                )));
             }
             Ok(())
         }

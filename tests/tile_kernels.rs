@@ -135,7 +135,9 @@ fn stencils_are_skewed() {
 fn wavefront_only_without_parallel_member() {
     for k in kernels() {
         let src = std::fs::read_to_string(&k).unwrap();
-        let (code, reports) = tss::tile_source(&k, &src, &TileOptions { sizes: vec![32], parallel: true, ..TileOptions::default() }).unwrap();
+        let (code, reports) =
+            tss::tile_source(&k, &src, &TileOptions { sizes: vec![32], parallel: true, ..TileOptions::default() })
+                .unwrap();
         let stencil = k.parent().unwrap().ends_with("stencils");
         assert_eq!(code.contains("tss_w"), stencil, "{}", k.display());
         assert_eq!(reports[0].bands.iter().any(|b| b.wavefront), stencil, "{}", k.display());

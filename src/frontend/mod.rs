@@ -179,15 +179,8 @@ fn parse_region(src: &str, region: Region, (body, end, line): Body) -> Result<Sc
         toks.iter().filter_map(|t| if let Tok::Ident(s) = &t.tok { Some(s.clone()) } else { None }).collect();
     let mut iterators = BTreeSet::new();
     loop_iterators(&nodes, &mut iterators);
-    let mut b = Builder {
-        src,
-        toks: &toks,
-        end_line,
-        stmts: Vec::new(),
-        params: Vec::new(),
-        rhs: Vec::new(),
-        iterators,
-    };
+    let mut b =
+        Builder { src, toks: &toks, end_line, stmts: Vec::new(), params: Vec::new(), rhs: Vec::new(), iterators };
     let mut ctx = Ctx::default();
     for (k, n) in nodes.iter().enumerate() {
         ctx.sched.push(SchedDim::Pos(k as i64));
@@ -515,7 +508,10 @@ mod tests {
             ("for (i = 0; i < N; i++) { A[i] = 0; i += 1; }", "assignment to the loop iterator 'i'"),
             ("for (i = 0; i < N; i++) A[i] = (s = s + 1.0);", "'=' inside an expression"),
             ("for (i = 0; i < N; i++) A[i] = B[i]++;", "'++' inside an expression"),
-            ("for (i = 0; i < N; i++) A[i] = 0; for (j = 0; j < i; j++) B[j] = 1;", "reads the iterator 'i' outside its loop"),
+            (
+                "for (i = 0; i < N; i++) A[i] = 0; for (j = 0; j < i; j++) B[j] = 1;",
+                "reads the iterator 'i' outside its loop",
+            ),
             ("for (i = 0; i < N; i++) A[i] = 0; B[0] = A[i];", "reads the iterator 'i' outside its loop"),
             ("for (i = 0; i < N; i = i - 1) A[i] = 0;", "not a lower bound on 'i'"),
             ("for (i = 0; i > N; i++) A[i] = 0;", "not an upper bound on 'i'"),

@@ -183,11 +183,11 @@ impl<'a> Parser<'a> {
         self.expect(";")?;
         let step = self.step(&iter)?;
         match bounds_iterator(&cond, &iter, step) {
-            Ok(true) => {}
-            Ok(false) => {
+            TestBound::Bounds => {}
+            TestBound::Free => {
                 return Err(self.error_at(cond_at, format!("loop test does not bound the iterator '{iter}'")));
             }
-            Err(()) => {
+            TestBound::Wrong => {
                 let dir = if step > 0 { "an upper" } else { "a lower" };
                 return Err(self.error_at(
                     cond_at,
@@ -334,7 +334,10 @@ impl<'a> Parser<'a> {
                         let what = if div { "division" } else { "remainder" };
                         return Err(self.error_at(
                             start,
-                            format!("non-affine {what} {} (the divisor must be a positive constant)", self.text(start, self.pos)),
+                            format!(
+                                "non-affine {what} {} (the divisor must be a positive constant)",
+                                self.text(start, self.pos)
+                            ),
                         ));
                     }
                 }
@@ -469,30 +472,48 @@ pub fn tok_text(t: &Tok) -> String {
     }
 }
 
-/// Whether a loop test stops the loop in its own direction: `Ok(true)` when
-/// the set of iterator values it admits is closed downward (step +1) or
-/// upward (step -1) and bounded, so that the loop runs exactly over the
-/// values the test admits, which is what the polyhedral domain says;
-/// `Ok(false)` when it does not involve the iterator; `Err` when it bounds
-/// the wrong way (`i > N` with `i++`, `i == N`, `i % 2 < 1`).
-pub fn bounds_iterator(c: &Cond, iter: &str, step: i64) -> Result<bool, ()> {
+/// What a loop test says about the loop's iterator.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TestBound {
+    /// The values it admits are closed downward (step +1) or upward (step
+    /// -1) and bounded: the loop runs exactly over them, which is what the
+    /// polyhedral domain says.
+    Bounds,
+    /// It does not involve the iterator.
+    Free,
+    /// It bounds the wrong way (`i > N` with `i++`), or not monotonically
+    /// (`i == N`, `i % 2 < 1`): the loop would stop early or never.
+    Wrong,
+}
+
+/// Classifies loop test `c` of iterator `iter` stepping by `step`.
+pub fn bounds_iterator(c: &Cond, iter: &str, step: i64) -> TestBound {
+    use TestBound::*;
     match c {
         Cond::Cmp(a, op, b) => {
             let f = Aff::Sub(Box::new(a.clone()), Box::new(b.clone()));
-            let m = f.monotone_in(iter).ok_or(())?;
+            let Some(m) = f.monotone_in(iter) else { return Wrong };
             if m == 0 {
-                return Ok(false);
+                return Free;
             }
             // `f < 0` is closed downward when f never decreases, `f > 0` when it never increases.
             let want = match op {
                 CmpOp::Lt | CmpOp::Le => 1,
                 CmpOp::Gt | CmpOp::Ge => -1,
-                CmpOp::Eq | CmpOp::Ne => return Err(()),
+                CmpOp::Eq | CmpOp::Ne => return Wrong,
             };
-            if m * step.signum() as i8 == want { Ok(true) } else { Err(()) }
+            if m * step.signum() as i8 == want { Bounds } else { Wrong }
         }
-        Cond::And(a, b) => Ok(bounds_iterator(a, iter, step)? | bounds_iterator(b, iter, step)?),
-        Cond::Or(a, b) => Ok(bounds_iterator(a, iter, step)? & bounds_iterator(b, iter, step)?),
+        Cond::And(a, b) => match (bounds_iterator(a, iter, step), bounds_iterator(b, iter, step)) {
+            (Wrong, _) | (_, Wrong) => Wrong,
+            (Free, Free) => Free,
+            _ => Bounds,
+        },
+        Cond::Or(a, b) => match (bounds_iterator(a, iter, step), bounds_iterator(b, iter, step)) {
+            (Wrong, _) | (_, Wrong) => Wrong,
+            (Bounds, Bounds) => Bounds,
+            _ => Free,
+        },
     }
 }
 

@@ -18,8 +18,8 @@
 //! (does not compile, or trips the address and undefined-behaviour
 //! sanitizers) only has to be handled without a panic or hang.
 
-pub mod programs;
 pub mod mutate;
+pub mod programs;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -156,8 +156,7 @@ pub fn run(cfg: &Config, plan: &Plan, progress: &(dyn Fn(&Case) + Sync)) -> Summ
                 loop {
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(&(is_program, seed)) = cases.get(k) else { break };
-                    let case =
-                        if is_program { check_program(cfg, seed) } else { check_mutant(cfg, seed, &kernels) };
+                    let case = if is_program { check_program(cfg, seed) } else { check_mutant(cfg, seed, &kernels) };
                     progress(&case);
                     summary.lock().unwrap_or_else(|e| e.into_inner()).add(case);
                 }
@@ -354,10 +353,21 @@ impl<'a> CaseRun<'a> {
     }
 
     /// Tiles `src` with `flags` into `<stem>.c` and compiles it to `<stem>`.
-    fn tiled_build(&mut self, src: &Path, stem: &str, flags: &[&str], cflags: &[String]) -> Result<PathBuf, (Outcome, String)> {
+    fn tiled_build(
+        &mut self,
+        src: &Path,
+        stem: &str,
+        flags: &[&str],
+        cflags: &[String],
+    ) -> Result<PathBuf, (Outcome, String)> {
         match self.tile(src, &format!("{stem}.c"), flags)? {
             Some(_) => {}
-            None => return Err((Outcome::Wrong, format!("tss tile {} refused what it accepted serially", flags.join(" ")))),
+            None => {
+                return Err((
+                    Outcome::Wrong,
+                    format!("tss tile {} refused what it accepted serially", flags.join(" ")),
+                ));
+            }
         }
         let exe = self.dir.join(stem);
         self.compile(&self.dir.join(format!("{stem}.c")), &exe, cflags).map_err(compile_failure)?;
@@ -465,7 +475,9 @@ impl<'a> CaseRun<'a> {
         let what = format!("tss tile {}", flags.join(" "));
         match exit {
             Exit::Ok(_) => Ok(Some(secs)),
-            Exit::Failed { code: Some(101), stderr } => Err((Outcome::Panic, format!("{what}: {}", first_lines(&stderr, 4)))),
+            Exit::Failed { code: Some(101), stderr } => {
+                Err((Outcome::Panic, format!("{what}: {}", first_lines(&stderr, 4))))
+            }
             Exit::Failed { stderr, .. } => {
                 let lines: Vec<&str> = stderr.lines().collect();
                 if lines.len() == 1 && lines[0].starts_with("tss: ") {

@@ -327,8 +327,12 @@ pub fn wrap(body: &str) -> String {
     ));
     s.push_str("  for (a = 0; a < W; a++) {\n    x_s[a] = (a % 7) * 0.125;\n    y_s[a] = (a % 5) * 0.25 - 0.5;\n");
     s.push_str("    for (b = 0; b < W; b++) {\n      A_s[a][b] = ((a * 3 + b) % 11) * 0.0625;\n");
-    s.push_str("      B_s[a][b] = ((a + b * 5) % 13) * 0.03125 - 0.1;\n      C_s[a][b] = ((a * b) % 7) * 0.5;\n    }\n  }\n");
-    s.push_str("  A = (double (*)[W]) &A_s[R][R];\n  B = (double (*)[W]) &B_s[R][R];\n  C = (double (*)[W]) &C_s[R][R];\n");
+    s.push_str(
+        "      B_s[a][b] = ((a + b * 5) % 13) * 0.03125 - 0.1;\n      C_s[a][b] = ((a * b) % 7) * 0.5;\n    }\n  }\n",
+    );
+    s.push_str(
+        "  A = (double (*)[W]) &A_s[R][R];\n  B = (double (*)[W]) &B_s[R][R];\n  C = (double (*)[W]) &C_s[R][R];\n",
+    );
     s.push_str("  x = &x_s[R];\n  y = &y_s[R];\n  kernel(N, M, &os, &ot);\n");
     for (name, _) in ARRAYS {
         s.push_str(&format!("  printf(\"{name} %016llx\\n\", fnv({name}_s, sizeof {name}_s));\n"));
