@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::Config;
 use crate::features::candidates;
 use crate::harness::compile::{Compiler, fnv1a};
 use crate::harness::session::{Policy, Session};
@@ -118,7 +119,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         let (code, _) = crate::tile_source(
             file,
             &src,
-            &TileOptions { sizes: tile.to_vec(), parallel: opts.parallel, ..TileOptions::default() },
+            &TileOptions { config: Config::tiled(tile.to_vec()), parallel: opts.parallel, ..TileOptions::default() },
         )?;
         Ok(code)
     };

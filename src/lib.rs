@@ -19,6 +19,7 @@
 pub mod choose;
 pub mod codegen;
 pub mod collect;
+pub mod config;
 pub mod dataset;
 pub mod error;
 pub mod eval;
@@ -40,6 +41,7 @@ use std::time::{Duration, Instant};
 use isl_rs::{Context, Options};
 
 pub use codegen::TileOptions;
+pub use config::Config;
 pub use error::Error;
 use frontend::Scop;
 use poly::PolyError;

@@ -15,7 +15,7 @@ use tss::machine::{Caches, parse_bytes};
 use tss::model::saved::SavedModel;
 use tss::model::{StopOn, Target, TrainConfig};
 use tss::select::Strategy;
-use tss::{Error, TileOptions, dataset, eval};
+use tss::{Config, Error, TileOptions, dataset, eval};
 
 #[derive(Parser)]
 #[command(
@@ -40,6 +40,13 @@ enum Command {
         /// per dimension, outermost first (`16,64,8`).
         #[arg(long, default_value = "32", value_name = "SIZES")]
         tile: String,
+        /// Unroll-and-jam factors of the point loops (the register tile), one
+        /// for all band dimensions or one per dimension in `--tile`'s order
+        /// (`4,1,4`); the last repeats. The innermost (vector) loop is never
+        /// unrolled; a loop whose inner bounds depend on it is left as is.
+        /// Factors are compile-time constants (1..=16).
+        #[arg(long, default_value = "1", value_name = "FACTORS")]
+        unroll: String,
         /// Mark the outermost parallel tile loop `#pragma omp parallel for`.
         #[arg(long)]
         parallel: bool,
@@ -329,8 +336,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Tile { file, tile, parallel, output, explain, reverse_marked } => {
-            let opts = TileOptions { sizes: parse_sizes(&tile)?, parallel, reverse_marked };
+        Command::Tile { file, tile, unroll, parallel, output, explain, reverse_marked } => {
+            let config = Config { tiles: parse_sizes(&tile)?, unroll: parse_unroll(&unroll)? };
+            let opts = TileOptions { config, parallel, reverse_marked };
             let src = std::fs::read_to_string(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
             let (code, reports) = tss::tile_source(&file, &src, &opts)?;
             if explain {
@@ -724,6 +732,11 @@ fn parse_sizes(s: &str) -> Result<Vec<usize>, Error> {
             _ => Err(Error::Usage(format!("--tile: '{v}' is not a tile size (positive integer)"))),
         })
         .collect()
+}
+
+fn parse_unroll(s: &str) -> Result<Vec<usize>, Error> {
+    tss::config::parse_list(s, "unroll factor", tss::config::MAX_UNROLL)
+        .map_err(|e| Error::Usage(format!("--unroll: {e}")))
 }
 
 /// `dir/gemm.c` -> `dir/gemm.tiled.c`, like polycc's `.pluto.c`.

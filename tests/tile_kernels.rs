@@ -1,7 +1,8 @@
 //! End to end: `tss tile` on every kernel in `polybench/`, for tile sizes
 //! that divide the extents, do not divide them, exceed them, and differ per
-//! dimension, serial and `--parallel`; the tiled program must print exactly
-//! the arrays the original prints.
+//! dimension, with unroll-and-jam factors 1-8 (odd ones, larger than the
+//! tile, mixed per dimension), serial and `--parallel`; the tiled program
+//! must print exactly the arrays the original prints.
 //!
 //! Equality is exact: tiling these kernels never reorders the terms of a
 //! floating-point sum (every reduction keeps its order because the
@@ -17,7 +18,9 @@ use tss::TileOptions;
 
 /// Small, non-square sizes so each run takes milliseconds.
 const SIZES: [&str; 8] = ["-DNI=37", "-DNJ=41", "-DNK=29", "-DNL=23", "-DNM=31", "-DM=33", "-DN=39", "-DTSTEPS=5"];
-const TILES: [&[usize]; 7] = [&[1], &[7], &[8], &[32], &[33], &[100], &[16, 64, 8]];
+/// Configs as `tss tile --tile T --unroll U` takes them (`T:U`).
+const CONFIGS: [&str; 12] =
+    ["1", "7", "8", "32", "33", "100", "16x64x8", "7:2", "32:4", "16x64x8:3x1x5", "5:8", "33x9x17:1x2x7"];
 
 fn kernels() -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -47,8 +50,9 @@ fn check_kernel(kernel: &Path) {
     let src = std::fs::read_to_string(kernel).unwrap();
     let expected = compile_and_run(kernel, &dir.path().join("orig"));
     for parallel in [false, true] {
-        for tile in TILES {
-            let opts = TileOptions { sizes: tile.to_vec(), parallel, ..TileOptions::default() };
+        for text in CONFIGS {
+            let config: tss::Config = text.parse().unwrap();
+            let opts = TileOptions { config, parallel, ..TileOptions::default() };
             let (code, _) = tss::tile_source(kernel, &src, &opts).unwrap_or_else(|e| panic!("{e}"));
             assert!(code.contains("TSS_T1"), "{}: no tiled band", kernel.display());
             if parallel {
@@ -60,7 +64,7 @@ fn check_kernel(kernel: &Path) {
             let got = compile_and_run(&tiled, &dir.path().join("tiled"));
             assert!(
                 got == expected,
-                "{}: tile {tile:?} parallel={parallel} computes different arrays",
+                "{}: config {text} parallel={parallel} computes different arrays",
                 kernel.display()
             );
         }
@@ -93,6 +97,8 @@ kernel_tests! {
     la_3mm => "linear-algebra/3mm.c",
     stencil_jacobi_2d => "stencils/jacobi-2d.c",
     stencil_seidel_2d => "stencils/seidel-2d.c",
+    solver_lu => "solvers/lu.c",
+    solver_cholesky => "solvers/cholesky.c",
 }
 
 /// Pluto's structure for matmul: three tile loops outside, point loops i, k, j.
@@ -136,8 +142,7 @@ fn wavefront_only_without_parallel_member() {
     for k in kernels() {
         let src = std::fs::read_to_string(&k).unwrap();
         let (code, reports) =
-            tss::tile_source(&k, &src, &TileOptions { sizes: vec![32], parallel: true, ..TileOptions::default() })
-                .unwrap();
+            tss::tile_source(&k, &src, &TileOptions { parallel: true, ..TileOptions::default() }).unwrap();
         // Factorisations (lu, cholesky) have no parallel member either: they may use wavefronts.
         if k.parent().unwrap().ends_with("solvers") {
             continue;

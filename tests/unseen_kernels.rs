@@ -439,7 +439,7 @@ fn check(k: &Kernel) {
     assert!(!expected.contains("nan") && !expected.contains("inf"), "{}: initial data ill-conditioned", k.name);
     for parallel in [false, true] {
         for tile in TILES {
-            let opts = TileOptions { sizes: tile.to_vec(), parallel, ..TileOptions::default() };
+            let opts = TileOptions { config: tss::Config::tiled(tile.to_vec()), parallel, ..TileOptions::default() };
             let (code, _) = tss::tile_source(&file, &src, &opts).unwrap_or_else(|e| panic!("{}: {e}", k.name));
             assert!(code.contains("TSS_T1"), "{}: no tiled band", k.name);
             let tiled = dir.path().join("tiled.c");

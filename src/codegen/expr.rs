@@ -7,6 +7,9 @@ use crate::poly::tile::Dim;
 
 pub struct ExprPrinter<'a> {
     pub dims: &'a [Dim],
+    /// Schedule dimensions printed shifted, `(i + 2)`: the copies of an
+    /// unroll-and-jammed statement.
+    pub shift: &'a [(usize, i64)],
 }
 
 /// C precedence levels used to decide on parentheses.
@@ -37,12 +40,14 @@ impl ExprPrinter<'_> {
             }
             ASTExprType::Id => {
                 let name = e.get_id()?.get_name()?.to_string();
-                let mapped = name
-                    .strip_prefix("tss_d")
-                    .and_then(|p| p.parse::<usize>().ok())
-                    .and_then(|p| self.dims.get(p))
-                    .map_or(name, |d| d.name.clone());
-                Ok((mapped, P_ATOM))
+                let Some(p) = name.strip_prefix("tss_d").and_then(|p| p.parse::<usize>().ok()) else {
+                    return Ok((name, P_ATOM));
+                };
+                let mapped = self.dims.get(p).map_or(name, |d| d.name.clone());
+                match self.shift.iter().find(|(q, _)| *q == p) {
+                    Some(&(_, o)) if o != 0 => Ok((format!("{mapped} + {o}"), P_ADD)),
+                    _ => Ok((mapped, P_ATOM)),
+                }
             }
             ASTExprType::Op => self.op(e),
             ASTExprType::Error => Err(PolyError("ISL returned an invalid expression".into())),

@@ -39,7 +39,7 @@ use std::str::FromStr;
 use isl_rs::{Context, Map, Set};
 use serde::{Deserialize, Serialize};
 
-use crate::codegen::size_at;
+use crate::config::size_at;
 use crate::frontend::{Scop, Statement};
 use crate::instance::Sizes;
 use crate::machine::Caches;

@@ -6,6 +6,7 @@
 //! original and the tiled file with the C compiler, runs both and compares
 //! their output byte for byte:
 //! - serially, for tile sizes 1, 2, 3, 7, 32 and an odd per-dimension shape;
+//! - unroll-and-jammed by factors 1-8 (serial, reversed, parallel);
 //! - with `--parallel` under 2 and 3 OpenMP threads;
 //! - with every loop that carries `omp parallel for` or `GCC ivdep` run
 //!   backwards (`--reverse-marked`): those pragmas claim the iterations are
@@ -212,6 +213,15 @@ impl std::fmt::Display for Summary {
 const SERIAL_TILES: [&[usize]; 6] = [&[1], &[2], &[3], &[7], &[32], &[5, 1, 3, 2]];
 const PARALLEL_TILES: [&[usize]; 4] = [&[1], &[3], &[7], &[2, 5, 1, 3]];
 const REVERSED_TILES: [&[usize]; 3] = [&[1], &[7], &[3, 2, 5]];
+const UNROLLED_TILES: [&[usize]; 4] = [&[1], &[3], &[8], &[7, 2, 16, 5]];
+
+/// Unroll factors for a program, `a,b,c,d` with each in 1..=8, drawn from a
+/// hash of its text so that runs are reproducible and programs differ.
+fn unroll_factors(source: &str) -> String {
+    let h = crate::harness::compile::fnv1a(source.bytes());
+    let f: Vec<String> = (0..4).map(|k| (1 + (h >> (8 * k)) % 8).to_string()).collect();
+    f.join(",")
+}
 
 /// Checks random program `seed`.
 pub fn check_program(cfg: &Config, seed: u64) -> Case {
@@ -349,6 +359,30 @@ impl<'a> CaseRun<'a> {
         for tiles in REVERSED_TILES {
             self.compare(&prev, p, expected, tiles, None, "--parallel, marked loops reversed")?;
         }
+        self.unrolled(p, src, expected)
+    }
+
+    /// The program unroll-and-jammed by factors drawn from its text (1-8,
+    /// mixed per dimension): serial, with the `ivdep` loops (which now hold
+    /// the jammed copies) reversed, and `--parallel` under 2 threads.
+    fn unrolled(&mut self, p: &programs::Program, src: &Path, expected: &[String]) -> Verdict {
+        let unroll = unroll_factors(&p.source);
+        let what = format!("--unroll {unroll}");
+        let runtime_tiles = tile_defines();
+        let serial = self.tiled_build(src, "unrolled", &["--unroll", &unroll], &runtime_tiles)?;
+        for tiles in UNROLLED_TILES {
+            self.compare(&serial, p, expected, tiles, None, &what)?;
+        }
+        let rev = self.tiled_build(src, "unrolled-rev", &["--unroll", &unroll, "--reverse-marked"], &runtime_tiles)?;
+        for tiles in REVERSED_TILES {
+            self.compare(&rev, p, expected, tiles, None, &format!("{what}, ivdep loops reversed"))?;
+        }
+        let mut omp = runtime_tiles;
+        omp.push("-fopenmp".into());
+        let par = self.tiled_build(src, "unrolled-par", &["--parallel", "--unroll", &unroll], &omp)?;
+        for tiles in UNROLLED_TILES {
+            self.compare(&par, p, expected, tiles, Some(2), &format!("--parallel {what}"))?;
+        }
         Ok(())
     }
 
@@ -445,6 +479,9 @@ impl<'a> CaseRun<'a> {
         let serial = self.dir.join("tiled");
         self.compile(&self.dir.join("tiled.c"), &serial, flags).map_err(compile_failure)?;
         self.compare_once(&serial, expected, None, "serial, tiles 7,3,5,2")?;
+        let unroll = ["--tile", "7,3,5,2", "--unroll", "3,2,4"];
+        let jammed = self.tiled_build(src, "unrolled", &unroll, flags)?;
+        self.compare_once(&jammed, expected, None, "serial, tiles 7,3,5,2, unroll 3,2,4")?;
         let mut omp = flags.to_vec();
         omp.push("-fopenmp".into());
         let par = self.tiled_build(src, "parallel", &["--parallel", "--tile", "3,8,2"], &omp)?;

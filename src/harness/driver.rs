@@ -142,7 +142,7 @@ pub fn defines(a: &Analysis, variant: &Variant) -> Vec<String> {
     match variant {
         Variant::Untiled => Vec::new(),
         Variant::Tiled(t) => (0..a.tile_dims())
-            .map(|k| format!("-D{}={}", crate::poly::tile::tile_param(k), crate::codegen::size_at(t, k).unwrap_or(32)))
+            .map(|k| format!("-D{}={}", crate::poly::tile::tile_param(k), crate::config::size_at(t, k).unwrap_or(32)))
             .collect(),
     }
 }

@@ -31,8 +31,10 @@ pub enum DimKind {
     Seq,
     /// Tile-origin loop of band member `member`, stepping by `TSS_T{member+1}`.
     Tile { member: usize },
-    /// Loop inside a tile.
-    Point,
+    /// Loop inside a tile: member `member` of band `band` (an index into
+    /// [`TiledSchedule::bands`]). Point loops of one band are permutable,
+    /// which is what makes unroll-and-jam among them legal.
+    Point { member: usize, band: usize },
     /// A loop of a band that is not tiled.
     Loop,
 }
@@ -242,10 +244,11 @@ impl Tiler<'_> {
                 let wavefront = wavefront && k == 0;
                 dims.push(Dim { kind: DimKind::Tile { member: k }, name, parallel, wavefront, ivdep: false });
             }
+            let band = self.bands.len();
             for (pos, &k) in point_order.iter().enumerate() {
                 let ivdep = pos == d - 1 && coincident[k];
                 dims.push(Dim {
-                    kind: DimKind::Point,
+                    kind: DimKind::Point { member: k, band },
                     name: names[k].clone(),
                     parallel: false,
                     wavefront: false,

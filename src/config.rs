@@ -1,0 +1,145 @@
+//! The transformation config: the one value that `tss tile`, the harness,
+//! collection and selection vary for a SCoP.
+//!
+//! A config holds, per band member (outermost first, the order `tss tile
+//! --explain` prints and `TSS_T1, TSS_T2, ...` follow):
+//! - a tile size (the cache level: non-cubic shapes allowed);
+//! - an unroll-and-jam factor for that member's point loop (the register
+//!   level). The innermost point loop is the vector loop and is never
+//!   unrolled by tss; its factor is ignored.
+//!
+//! In both lists the last value repeats for deeper members, so `tiles = [32]`
+//! is the cubic tile 32 and `unroll = [4]` unrolls every outer point loop by 4.
+//! Tile sizes stay run-time macros in the generated code; unroll factors are
+//! compile-time constants, so each distinct unroll list is its own code.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Tile sizes and unroll-and-jam factors per band member.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Config {
+    /// Tile size per band member; the last repeats (Pluto's 32 when empty).
+    pub tiles: Vec<usize>,
+    /// Unroll-and-jam factor per band member; the last repeats (1 when empty).
+    pub unroll: Vec<usize>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self::cubic(32)
+    }
+}
+
+/// Largest unroll factor accepted: the jammed body grows as the product of
+/// the factors, and beyond 16 per loop no register file holds the tile.
+pub const MAX_UNROLL: usize = 16;
+
+impl Config {
+    /// The same tile size on every member, no unrolling.
+    pub fn cubic(t: usize) -> Self {
+        Self { tiles: vec![t], unroll: Vec::new() }
+    }
+
+    /// These tile sizes, no unrolling.
+    pub fn tiled(tiles: Vec<usize>) -> Self {
+        Self { tiles, unroll: Vec::new() }
+    }
+
+    /// Tile size of member `k` (0-based).
+    pub fn tile(&self, k: usize) -> usize {
+        size_at(&self.tiles, k).unwrap_or(32)
+    }
+
+    /// Unroll-and-jam factor of member `k` (0-based).
+    pub fn unroll(&self, k: usize) -> usize {
+        size_at(&self.unroll, k).unwrap_or(1)
+    }
+
+    /// Whether any member is unrolled (the code then depends on the config,
+    /// not only its `-DTSS_Tk` values).
+    pub fn is_unrolled(&self) -> bool {
+        self.unroll.iter().any(|&u| u > 1)
+    }
+
+    /// The tile sizes of a `d`-member band, written out.
+    pub fn tiles_for(&self, d: usize) -> Vec<usize> {
+        (0..d).map(|k| self.tile(k)).collect()
+    }
+
+    /// The same config without unrolling.
+    pub fn without_unroll(&self) -> Self {
+        Self { tiles: self.tiles.clone(), unroll: Vec::new() }
+    }
+}
+
+/// `64x256x128`, and `64x256x128:4x1x4` when unrolled (the form of the
+/// dataset's `variant` column and of `tss measure --tile`).
+impl fmt::Display for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let join = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x");
+        f.write_str(&join(&self.tiles))?;
+        if self.is_unrolled() {
+            write!(f, ":{}", join(&self.unroll))?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Config {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Config, String> {
+        let (tiles, unroll) = s.split_once(':').unwrap_or((s, ""));
+        let tiles = parse_list(tiles, "tile size", usize::MAX)?;
+        let unroll = if unroll.is_empty() { Vec::new() } else { parse_list(unroll, "unroll factor", MAX_UNROLL)? };
+        Ok(Config { tiles, unroll })
+    }
+}
+
+/// Value of member `k` in a per-member list whose last value repeats
+/// (`16,64` means 16, 64, 64, ...).
+pub fn size_at(sizes: &[usize], k: usize) -> Option<usize> {
+    sizes.get(k).or(sizes.last()).copied()
+}
+
+/// Positive integers separated by `x` or `,`, each at most `max`.
+pub fn parse_list(s: &str, what: &str, max: usize) -> Result<Vec<usize>, String> {
+    s.split(['x', ','])
+        .map(|v| match v.trim().parse::<usize>() {
+            Ok(n) if (1..=max).contains(&n) => Ok(n),
+            Ok(n) if n > max => Err(format!("{what} {n} is larger than {max}")),
+            _ => Err(format!("'{v}' is not a {what} (a positive integer)")),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_value_repeats() {
+        let c: Config = "16x64:4".parse().unwrap();
+        assert_eq!((c.tile(0), c.tile(1), c.tile(5)), (16, 64, 64));
+        assert_eq!((c.unroll(0), c.unroll(3)), (4, 4));
+        assert_eq!(Config::default().tile(2), 32);
+        assert_eq!(Config::default().unroll(2), 1);
+    }
+
+    #[test]
+    fn text_round_trips() {
+        for s in ["184", "64x256x128", "64x256x128:4x1x4", "8:2"] {
+            assert_eq!(s.parse::<Config>().unwrap().to_string(), s);
+        }
+        // Unit factors are no unrolling and print as the plain tile.
+        assert_eq!("32x32:1".parse::<Config>().unwrap().to_string(), "32x32");
+        assert_eq!("4,8".parse::<Config>().unwrap().tiles, vec![4, 8]);
+    }
+
+    #[test]
+    fn bad_text_is_an_error() {
+        for s in ["", "0", "32x", "a", "32:0", "32:17", "32:4:4"] {
+            assert!(s.parse::<Config>().is_err(), "{s}");
+        }
+    }
+}
