@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Peer benchmark: tss's code against gcc, Polly and OpenBLAS, in one run.
+
+One driver per kernel: the kernel's own file in polybench/linear-algebra
+(its main initialises, times the SCoP with -DPOLYBENCH_TIME and prints the
+seconds). Every variant is that file built differently:
+
+  untiled      gcc -O3 -march=native, the loops as written
+  tss T:U      `tss tile --tile T --unroll U`, then gcc as above
+  tss predict  `tss predict --mode MODE` (the model's cubic choice)
+  polly        clang-19 -O3 -march=native -mllvm -polly  (when installed)
+  openblas     the SCoP replaced by the CBLAS call, 1 thread (when installed)
+  pluto        polycc --tile, and --tile --nounrolljam with tss's best tile
+               sizes in tile.sizes (when polycc is on PATH)
+
+Variants run round-robin, pinned to one core, `--reps` times each; the table
+prints the median GF/s and ratios against the untiled code, Polly and
+OpenBLAS. Before timing, each variant runs once at a small size and its
+arrays are compared with the untiled code's: exactly for tss (tiling keeps
+every sum's order; this check builds with -ffp-contract=off, since gcc
+contracts a*b+c into FMAs differently in different loop shapes), within
+1e-9 relative for the others.
+
+`--search K` also times K configs sampled from tss's config space (tile
+size per dimension in 16..512, unroll-and-jam factors 1, 2, 4 or 8 per
+outer point loop) and reports the best one found.
+
+Run on a quiet machine: no build may run meanwhile.
+
+  scripts/peers.py                      # all four kernels, fixed configs
+  scripts/peers.py --search 24 --reps 5 # plus a sampled search per kernel
+"""
+
+import argparse
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INCLUDE = ROOT / "polybench" / "include"
+
+# name -> (file, sizes, flop count, CBLAS call replacing the SCoP)
+KERNELS = {
+    "gemm": (
+        "linear-algebra/gemm.c",
+        {"NI": 1536, "NJ": 1280, "NK": 1792},
+        lambda s: 2 * s["NI"] * s["NJ"] * s["NK"],
+        "cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, ni, nj, nk, alpha, &A[0][0], NK, "
+        "&B[0][0], NJ, beta, &C[0][0], NJ);",
+    ),
+    "syrk": (
+        "linear-algebra/syrk.c",
+        {"N": 1536, "M": 1792},
+        lambda s: s["N"] * (s["N"] + 1) * s["M"],
+        "cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, m, alpha, &A[0][0], M, beta, &C[0][0], N);",
+    ),
+    "syr2k": (
+        "linear-algebra/syr2k.c",
+        {"N": 1536, "M": 1792},
+        lambda s: 2 * s["N"] * (s["N"] + 1) * s["M"],
+        "cblas_dsyr2k(CblasRowMajor, CblasLower, CblasNoTrans, n, m, alpha, &A[0][0], M, &B[0][0], M, "
+        "beta, &C[0][0], N);",
+    ),
+    "trmm": (
+        "linear-algebra/trmm.c",
+        {"M": 1536, "N": 1280},
+        lambda s: s["M"] * (s["M"] - 1) * s["N"],
+        "cblas_dtrmm(CblasRowMajor, CblasLeft, CblasLower, CblasTrans, CblasUnit, m, n, alpha, &A[0][0], M, "
+        "&B[0][0], N);",
+    ),
+}
+SMALL = {"NI": 67, "NJ": 53, "NK": 61, "N": 59, "M": 71}
+FIXED = ["32", "64", "128", "32:4", "64x256x128:4x1x4"]
+CFLAGS = ["-O3", "-march=native"]
+CC = "gcc"  # compiler of the untiled and tss variants (`--cc`)
+
+
+def die(msg):
+    print(f"peers: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def run(cmd, env=None, cwd=None):
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, cmd))}: {(r.stderr or r.stdout).strip()[:400]}")
+    return r.stdout
+
+
+def defines(sizes):
+    return [f"-D{k}={v}" for k, v in sizes.items()]
+
+
+class Variant:
+    """One build of a kernel: a C file and how to compile it."""
+
+    def __init__(self, name, src, cc, flags, libs=(), env=None, exact=True):
+        self.name, self.src, self.cc, self.flags = name, src, cc, list(flags)
+        self.libs, self.env, self.exact = list(libs), env, exact
+        self.times = []
+
+    def build(self, work, sizes, extra):
+        exe = work / re.sub(r"[^A-Za-z0-9_.-]", "_", f"{self.name}-{'-'.join(extra) or 'time'}")
+        cmd = [self.cc, *self.flags, f"-I{INCLUDE}", *defines(sizes), *extra, str(self.src), "-o", str(exe), "-lm"]
+        run(cmd + self.libs)
+        return exe
+
+    def execute(self, exe, cpu):
+        env = dict(os.environ, **(self.env or {}))
+        pin = ["taskset", "-c", str(cpu)] if shutil.which("taskset") else []
+        return run(pin + [str(exe)], env=env)
+
+
+def numbers(dump):
+    """The `%a` numbers of a PolyBench array dump."""
+    body = dump.split("begin dump", 1)[-1]
+    return [float.fromhex(x) for x in re.findall(r"-?0x[0-9a-f.]+p[-+]\d+", body)]
+
+
+def agrees(got, want, exact):
+    if exact:
+        return got == want
+    a, b = numbers(got), numbers(want)
+    return len(a) == len(b) and all(abs(x - y) <= 1e-9 * max(1.0, abs(y)) for x, y in zip(a, b))
+
+
+def tss_variant(tss, kernel_src, config, work, extra=()):
+    tiles, _, unroll = config.partition(":")
+    out = work / f"tss-{re.sub(r'[^0-9x]', '_', config)}.c"
+    cmd = [tss, "tile", str(kernel_src), "--tile", tiles.replace("x", ","), "-o", str(out)]
+    if unroll:
+        cmd += ["--unroll", unroll.replace("x", ",")]
+    run(cmd + list(extra))
+    return Variant(f"tss {config}", out, CC, CFLAGS)
+
+
+def blas_variant(kernel_src, call, work):
+    text = kernel_src.read_text()
+    region = re.search(r"^\s*#pragma scop$.*?^\s*#pragma endscop$", text, re.S | re.M)
+    if not region:
+        die(f"{kernel_src}: no #pragma scop region")
+    text = "#include <cblas.h>\n" + text[: region.start()] + "\n  " + call + "\n" + text[region.end() :]
+    out = work / f"blas-{kernel_src.name}"
+    out.write_text(text)
+    return Variant("openblas", out, "gcc", CFLAGS, ["-lopenblas"], {"OPENBLAS_NUM_THREADS": "1"}, exact=False)
+
+
+def has_openblas(work):
+    probe = work / "probe.c"
+    probe.write_text("#include <cblas.h>\nint main(void) { return cblas_ddot(0, 0, 1, 0, 1) != 0; }\n")
+    try:
+        run(["gcc", str(probe), "-o", str(work / "probe"), "-lopenblas"])
+        return True
+    except RuntimeError:
+        return False
+
+
+def pluto_variants(kernel_src, work, best_tiles):
+    """polycc --tile as users run it, and --tile --nounrolljam at `best_tiles`."""
+    out = []
+    for label, flags, sizes in [("pluto --tile", ["--tile"], None),
+                                (f"pluto {best_tiles} no-uj", ["--tile", "--nounrolljam"], best_tiles)]:
+        d = work / re.sub(r"[^a-z0-9]", "_", label)
+        d.mkdir(exist_ok=True)
+        src = d / kernel_src.name
+        shutil.copy(kernel_src, src)
+        if sizes:
+            (d / "tile.sizes").write_text("\n".join(sizes.split("x")) + "\n")
+        run(["polycc", src.name, *flags, "-o", "out.c"], cwd=d)
+        out.append(Variant(label, d / "out.c", "gcc", CFLAGS))
+    return out
+
+
+def sample_configs(k, depth, rng):
+    sizes = [16, 32, 48, 64, 96, 128, 192, 256, 384, 512]
+    out = set()
+    while len(out) < k:
+        tiles = "x".join(str(rng.choice(sizes)) for _ in range(depth))
+        unroll = "x".join(str(rng.choice([1, 2, 4, 8])) for _ in range(depth))
+        out.add(f"{tiles}:{unroll}" if set(unroll) != {"1", "x"} else tiles)
+    return sorted(out)
+
+
+def bench_kernel(name, args, work, have_blas):
+    rel, sizes, flops, call = KERNELS[name]
+    src = ROOT / "polybench" / rel
+    variants = [Variant("untiled", src, CC, CFLAGS)]
+    configs = list(dict.fromkeys(FIXED + (args.configs or [])))
+    if args.search:
+        configs += sample_configs(args.search, 3, random.Random(args.seed * 1000 + sum(map(ord, name))))
+    for c in configs:
+        variants.append(tss_variant(args.tss, src, c, work))
+    if args.predict:
+        out = work / f"predict-{name}.c"
+        size_arg = ",".join(f"{k}={v}" for k, v in sizes.items())
+        run([args.tss, "predict", str(src), "--size", size_arg, "--mode", args.predict, "--no-cache", "-o", str(out)])
+        variants.append(Variant(f"tss predict ({args.predict})", out, CC, CFLAGS))
+    if shutil.which("clang-19"):
+        variants.append(Variant("polly", src, "clang-19", CFLAGS + ["-mllvm", "-polly"], exact=False))
+    if have_blas:
+        variants.append(blas_variant(src, call, work))
+    if shutil.which("polycc"):
+        variants += pluto_variants(src, work, args.pluto_tiles)
+
+    small = {k: SMALL[k] for k in sizes}
+    check = ["-DPOLYBENCH_DUMP_ARRAYS", "-ffp-contract=off"]
+    want = variants[0].execute(variants[0].build(work, small, check), args.cpu)
+    exes = []
+    for v in variants:
+        got = v.execute(v.build(work, small, check), args.cpu)
+        if not agrees(got, want, v.exact):
+            die(f"{name}: {v.name} prints other arrays than the untiled code at {small}")
+        exes.append(v.build(work, sizes, ["-DPOLYBENCH_TIME"]))
+    total = args.reps * len(variants)
+    for r in range(args.reps):
+        for k, (v, exe) in enumerate(zip(variants, exes)):
+            print(f"\r{name}: run {r * len(variants) + k + 1}/{total}", end="", file=sys.stderr, flush=True)
+            v.times.append(float(v.execute(exe, args.cpu).split()[0]))
+    print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
+    return variants, flops(sizes)
+
+
+def report(name, variants, flops):
+    gf = {v.name: flops / statistics.median(v.times) / 1e9 for v in variants}
+    ref = {k: gf.get(k) for k in ["untiled", "polly", "openblas"]}
+    tss = {k: g for k, g in gf.items() if k.startswith("tss ") and "predict" not in k}
+    best = max(tss, key=tss.get)
+    print(f"\n## {name}\n")
+    print("| variant | median s | GF/s | x untiled | / Polly | / OpenBLAS |")
+    print("|---|---|---|---|---|---|")
+    for v in sorted(variants, key=lambda v: -gf[v.name]):
+        g = gf[v.name]
+        cells = [f"{g / ref[k]:.2f}" if ref[k] else "-" for k in ["untiled", "polly", "openblas"]]
+        mark = " (best tss)" if v.name == best else ""
+        print(f"| {v.name}{mark} | {statistics.median(v.times):.3f} | {g:.2f} | {' | '.join(cells)} |")
+    return best, gf
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kernels", default="gemm,syrk,syr2k,trmm", help="comma-separated subset of %(default)s")
+    ap.add_argument("--reps", type=int, default=3, help="timed runs per variant (median reported)")
+    ap.add_argument("--configs", nargs="*", help="extra tss configs, `T1xT2xT3[:U1xU2xU3]`")
+    ap.add_argument("--search", type=int, default=0, help="also time K sampled tss configs per kernel")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the sampled configs")
+    ap.add_argument("--predict", default="t1", help="`tss predict --mode` for the model's choice ('' to skip)")
+    ap.add_argument("--pluto-tiles", default="64x64x64", help="tile.sizes for pluto --nounrolljam")
+    ap.add_argument("--cc", default="gcc", help="compiler of the untiled and tss variants (e.g. clang-19)")
+    ap.add_argument("--cpu", type=int, default=max(0, (os.cpu_count() or 1) - 1), help="core to pin runs to")
+    ap.add_argument("--tss", default=str(ROOT / "target" / "release" / "tss"), help="tss binary")
+    args = ap.parse_args()
+    global CC
+    CC = args.cc
+    if not Path(args.tss).exists():
+        die(f"{args.tss} not found: run `cargo build --release` first")
+    names = args.kernels.split(",")
+    for n in names:
+        if n not in KERNELS:
+            die(f"unknown kernel '{n}' (known: {', '.join(KERNELS)})")
+    cpu = run(["sh", "-c", "lscpu | sed -n 's/^Model name: *//p' | head -1"]).strip()
+    with tempfile.TemporaryDirectory(prefix="tss-peers-") as tmp:
+        work = Path(tmp)
+        have_blas = has_openblas(work)
+        print(f"# tss peers on {cpu}; {CC} -O3 -march=native, serial, pinned to CPU {args.cpu}; median of {args.reps}")
+        print(f"# peers found: polly={'yes' if shutil.which('clang-19') else 'no'}, "
+              f"openblas={'yes' if have_blas else 'no'}, pluto={'yes' if shutil.which('polycc') else 'no'}")
+        summary = []
+        for n in names:
+            variants, flops = bench_kernel(n, args, work, have_blas)
+            best, gf = report(n, variants, flops)
+            summary.append((n, best, gf))
+        print("\n## summary (GF/s)\n")
+        print("| kernel | untiled | tss 32 | best tss (config) | tss predict | Polly | OpenBLAS | best/Polly | best/OpenBLAS |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for n, best, gf in summary:
+            pred = next((g for k, g in gf.items() if "predict" in k), None)
+            cell = lambda x: f"{x:.2f}" if x else "-"  # noqa: E731
+            ratio = lambda k: f"{gf[best] / gf[k]:.2f}" if gf.get(k) else "-"  # noqa: E731
+            print(f"| {n} | {cell(gf['untiled'])} | {cell(gf.get('tss 32'))} | {gf[best]:.2f} ({best[4:]}) | "
+                  f"{cell(pred)} | {cell(gf.get('polly'))} | {cell(gf.get('openblas'))} | {ratio('polly')} | "
+                  f"{ratio('openblas')} |")
+
+
+if __name__ == "__main__":
+    main()
