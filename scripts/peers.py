@@ -75,6 +75,15 @@ KERNELS = {
         "&B[0][0], N);",
     ),
 }
+CBLAS = """enum { CblasRowMajor = 101, CblasNoTrans = 111, CblasTrans = 112, CblasLower = 122,
+       CblasUnit = 132, CblasLeft = 141 };
+void cblas_dgemm(int, int, int, int, int, int, double, const double *, int, const double *, int,
+                 double, double *, int);
+void cblas_dsyrk(int, int, int, int, int, double, const double *, int, double, double *, int);
+void cblas_dsyr2k(int, int, int, int, int, double, const double *, int, const double *, int, double,
+                  double *, int);
+void cblas_dtrmm(int, int, int, int, int, int, int, double, const double *, int, double *, int);
+"""
 SMALL = {"NI": 67, "NJ": 53, "NK": 61, "N": 59, "M": 71}
 FIXED = ["32", "64", "128", "32:4", "64x256x128:4x1x4"]
 CFLAGS = ["-O3", "-march=native"]
@@ -145,7 +154,9 @@ def blas_variant(kernel_src, call, work):
     region = re.search(r"^\s*#pragma scop$.*?^\s*#pragma endscop$", text, re.S | re.M)
     if not region:
         die(f"{kernel_src}: no #pragma scop region")
-    text = "#include <cblas.h>\n" + text[: region.start()] + "\n  " + call + "\n" + text[region.end() :]
+    # Own prototypes, not <cblas.h>: its parameter names (N, M) collide with
+    # the size macros given on the command line. The enums pass as ints.
+    text = CBLAS + text[: region.start()] + "\n  " + call + "\n" + text[region.end() :]
     out = work / f"blas-{kernel_src.name}"
     out.write_text(text)
     return Variant("openblas", out, "gcc", CFLAGS, ["-lopenblas"], {"OPENBLAS_NUM_THREADS": "1"}, exact=False)

@@ -204,12 +204,12 @@ fn search(
     opts: &ChooseOptions,
 ) -> Result<(usize, Option<f64>), String> {
     let session = Session::new(a, Mode::from_parallel(opts.parallel), Compiler::from_env()?, opts.policy)?;
-    let variants: Vec<Variant> = kept.iter().map(|k| Variant::Tiled(k.tile.clone())).collect();
+    let variants: Vec<Variant> = kept.iter().map(|k| Variant::Tiled(Config::tiled(k.tile.clone()))).collect();
     let mut untiled = None;
     session.measure(sizes, &variants, None, 1, |v, t| match (v, t.status) {
         (Variant::Untiled, Status::Ok) => untiled = t.median(),
         (Variant::Tiled(tile), Status::Ok) => {
-            if let Some(k) = kept.iter_mut().find(|k| k.tile == *tile) {
+            if let Some(k) = kept.iter_mut().find(|k| k.tile == tile.tiles) {
                 k.measured = t.median();
             }
         }

@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::config::Config;
 use crate::dataset::{Appender, Meta, Record};
 use crate::features::{FeatureSet, candidates};
 use crate::harness::compile::Compiler;
@@ -66,13 +67,13 @@ pub fn draw_sizes(params: &[String], kernel: &str, seed: u64, k: usize, range: (
 pub fn variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, non_cubic: usize, seed: u64) -> Vec<Variant> {
     let cands = candidates(ps, caches);
     let d = a.tile_dims();
-    let mut out: Vec<Variant> = cands.iter().map(|&t| Variant::Tiled(vec![t; d])).collect();
+    let mut out: Vec<Variant> = cands.iter().map(|&t| Variant::Tiled(Config::tiled(vec![t; d]))).collect();
     let mut rng = StdRng::seed_from_u64(seed ^ ps.iter().fold(0u64, |h, &p| h.wrapping_mul(31).wrapping_add(p as u64)));
     let mut tries = 0;
     while out.len() < cands.len() + non_cubic && d > 1 && cands.len() > 1 && tries < 100 * (non_cubic + 1) {
         tries += 1;
         let t: Vec<usize> = (0..d).map(|_| cands[rng.random_range(0..cands.len())]).collect();
-        let v = Variant::Tiled(t);
+        let v = Variant::Tiled(Config::tiled(t));
         if !out.contains(&v) {
             out.push(v);
         }
@@ -170,7 +171,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
                 // The untiled code is the 1x1x1 tile as far as features go.
                 let tile: Vec<usize> = match v {
                     Variant::Untiled => vec![1],
-                    Variant::Tiled(t) => t.clone(),
+                    Variant::Tiled(c) => c.tiles_for(a.tile_dims()),
                 };
                 let ts = a.kernel.feature_tiles(&tile);
                 let rec = Record {

@@ -127,8 +127,9 @@ enum Command {
         /// Problem sizes, e.g. `NI=1500,NJ=1300,NK=1100`.
         #[arg(long, value_name = "NAME=VALUE,...")]
         size: String,
-        /// Tile sizes (`64` or `64,32,128`); repeat to time several.
-        #[arg(long, value_name = "SIZES", required = true)]
+        /// Config to time: tile sizes (`64` or `64,32,128`), optionally with
+        /// unroll-and-jam factors (`64x256x128:4x1x4`); repeat to time several.
+        #[arg(long, value_name = "CONFIG", required = true)]
         tile: Vec<String>,
         /// OpenMP on the outer parallel tile loop, one thread per core.
         #[arg(long)]
@@ -567,7 +568,7 @@ fn measure(
     let a = tss::analyze(file, &read(file)?, parallel)?;
     let sizes = Sizes::parse(&a.scop.params, size).map_err(Error::Usage)?;
     let mut variants: Vec<Variant> =
-        tiles.iter().map(|t| parse_sizes(t).map(Variant::Tiled)).collect::<Result<_, _>>()?;
+        tiles.iter().map(|t| parse_config(t).map(Variant::Tiled)).collect::<Result<_, _>>()?;
     if baseline {
         variants.insert(0, Variant::Untiled);
     }
@@ -732,6 +733,12 @@ fn parse_sizes(s: &str) -> Result<Vec<usize>, Error> {
             _ => Err(Error::Usage(format!("--tile: '{v}' is not a tile size (positive integer)"))),
         })
         .collect()
+}
+
+/// `--tile` of `tss measure`: `64,256,128`, `64x256x128`, or with unroll
+/// factors `64x256x128:4x1x4`.
+fn parse_config(s: &str) -> Result<Config, Error> {
+    s.parse::<Config>().map_err(|e| Error::Usage(format!("--tile: {e}")))
 }
 
 fn parse_unroll(s: &str) -> Result<Vec<usize>, Error> {

@@ -141,9 +141,9 @@ pub fn source(a: &Analysis, layout: &Layout, code: &str) -> String {
 pub fn defines(a: &Analysis, variant: &Variant) -> Vec<String> {
     match variant {
         Variant::Untiled => Vec::new(),
-        Variant::Tiled(t) => (0..a.tile_dims())
-            .map(|k| format!("-D{}={}", crate::poly::tile::tile_param(k), crate::config::size_at(t, k).unwrap_or(32)))
-            .collect(),
+        Variant::Tiled(c) => {
+            (0..a.tile_dims()).map(|k| format!("-D{}={}", crate::poly::tile::tile_param(k), c.tile(k))).collect()
+        }
     }
 }
 

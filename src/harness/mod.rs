@@ -21,6 +21,7 @@ pub mod worker;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::config::Config;
 use serde::{Deserialize, Serialize};
 
 /// Serial (one pinned core) or parallel (OpenMP, one thread per core).
@@ -63,18 +64,16 @@ impl FromStr for Mode {
 pub enum Variant {
     /// The original loop order (outer loops under OpenMP in parallel mode).
     Untiled,
-    /// The tiled code with these sizes per band member.
-    Tiled(Vec<usize>),
+    /// The tiled code with this config (tile sizes and unroll-and-jam
+    /// factors per band member).
+    Tiled(Config),
 }
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Variant::Untiled => f.write_str("untiled"),
-            Variant::Tiled(t) => {
-                let s: Vec<String> = t.iter().map(|v| v.to_string()).collect();
-                f.write_str(&s.join("x"))
-            }
+            Variant::Tiled(c) => c.fmt(f),
         }
     }
 }
@@ -85,10 +84,7 @@ impl FromStr for Variant {
         if s == "untiled" {
             return Ok(Variant::Untiled);
         }
-        s.split('x')
-            .map(|v| v.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| format!("bad tile '{s}'")))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Variant::Tiled)
+        s.parse::<Config>().map(Variant::Tiled).map_err(|e| format!("bad tile '{s}': {e}"))
     }
 }
 
@@ -182,7 +178,7 @@ mod tests {
 
     #[test]
     fn variants_round_trip() {
-        for s in ["untiled", "32", "16x64x8"] {
+        for s in ["untiled", "32", "16x64x8", "64x256x128:4x1x4"] {
             assert_eq!(s.parse::<Variant>().unwrap().to_string(), s);
         }
         assert!("0x3".parse::<Variant>().is_err());

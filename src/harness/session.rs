@@ -44,17 +44,26 @@ impl<'a> Session<'a> {
         Ok(Session { analysis, mode, compiler, runner, policy, layout: Layout::of(analysis), untiled })
     }
 
-    /// Driver source of a variant.
-    pub fn source(&self, v: &Variant) -> String {
+    /// Driver source of a variant. Tile sizes are `-D` flags of one code;
+    /// unroll factors are compile-time constants, so an unrolled config is
+    /// tiled again.
+    pub fn source(&self, v: &Variant) -> Result<String, String> {
         let code = match v {
-            Variant::Untiled => &self.untiled,
-            Variant::Tiled(_) => &self.analysis.report.code,
+            Variant::Untiled => self.untiled.clone(),
+            Variant::Tiled(c) if c.is_unrolled() => {
+                let opts =
+                    crate::TileOptions { config: c.clone(), parallel: self.mode.is_parallel(), reverse_marked: false };
+                crate::tile_scop(&self.analysis.scop, &opts)
+                    .map_err(|e| format!("{}: {c}: {e}", self.analysis.file.display()))?
+                    .0
+            }
+            Variant::Tiled(_) => self.analysis.report.code.clone(),
         };
-        driver::source(self.analysis, &self.layout, code)
+        Ok(driver::source(self.analysis, &self.layout, &code))
     }
 
     pub fn compile(&self, v: &Variant) -> Result<PathBuf, String> {
-        self.compiler.shared_object(&self.source(v), &driver::defines(self.analysis, v), self.mode.is_parallel())
+        self.compiler.shared_object(&self.source(v)?, &driver::defines(self.analysis, v), self.mode.is_parallel())
     }
 
     /// Compiles `variants` on every core (nothing is being timed meanwhile).
