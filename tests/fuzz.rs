@@ -86,14 +86,14 @@ fn regressions_print_what_the_original_prints() {
 #[test]
 fn seeded_random_programs_and_mutants() {
     let cfg = config("seeded");
-    let plan = fuzz::Plan { programs: 160, mutants: 80, first: 1000, jobs: 2 };
+    let plan = fuzz::Plan { programs: 110, mutants: 70, first: 1000, jobs: 2 };
     let summary = fuzz::run(&cfg, &plan, &|_| {});
     let _ = std::fs::remove_dir_all(&cfg.work);
     print!("{summary}");
-    assert_eq!(summary.total(), 240);
+    assert_eq!(summary.total(), 180);
     assert_eq!(summary.failed(), 0, "{summary}");
     // The generator must mostly produce programs tss accepts, or it tests little.
-    assert!(summary.counts.get(&Outcome::Equal).copied().unwrap_or(0) >= 120, "{summary}");
+    assert!(summary.counts.get(&Outcome::Equal).copied().unwrap_or(0) >= 90, "{summary}");
     let worst = summary.slowest.first().map_or(0.0, |s| s.0);
     // 2 s on a quiet machine (README); here compilations run beside it.
     assert!(worst <= 4.0, "slowest tss tile call took {worst:.2} s\n{summary}");
