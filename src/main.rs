@@ -727,12 +727,7 @@ fn fmt_num(v: f64) -> String {
 
 /// `32` or `16,64,8`: positive integers.
 fn parse_sizes(s: &str) -> Result<Vec<usize>, Error> {
-    s.split(',')
-        .map(|v| match v.trim().parse::<usize>() {
-            Ok(n) if n >= 1 => Ok(n),
-            _ => Err(Error::Usage(format!("--tile: '{v}' is not a tile size (positive integer)"))),
-        })
-        .collect()
+    tss::config::parse_list(s, "tile size", usize::MAX).map_err(|e| Error::Usage(format!("--tile: {e}")))
 }
 
 /// `--tile` of `tss measure`: `64,256,128`, `64x256x128`, or with unroll
