@@ -264,23 +264,27 @@ fn tile_with(
 ) -> Result<(String, ScopReport), PolyError> {
     // The context must outlive every ISL object below: declared first, dropped last.
     let ctx = isl_context()?;
-    let _watch = poly::ffi::Watchdog::arm(&ctx, deadline);
+    let watch = poly::ffi::Watchdog::arm(&ctx, deadline);
     let model = Model::build(&ctx, scop)?;
     let deps = Dependences::compute(&model)?;
     let schedule = poly::schedule::compute(&ctx, &model, &deps, plan == Plan::Unfused)?;
     let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule)?;
     let code = codegen::generate(scop, &tiled, opts, deadline)?;
+    // The code is found: the report's texts must not fail on the budget.
+    drop(watch);
+    ctx.set_max_operations(0);
+    let text = |m: &isl_rs::UnionMap| poly::ffi::union_map_text(m).map_err(PolyError);
     let report = ScopReport {
         line: scop.region.line,
         plan,
         fallbacks: Vec::new(),
         statements: statement_lines(scop),
         dependences: [
-            ("RAW".into(), deps.raw.to_str()?.to_string()),
-            ("WAR".into(), deps.war.to_str()?.to_string()),
-            ("WAW".into(), deps.waw.to_str()?.to_string()),
+            ("RAW".into(), text(&deps.raw)?),
+            ("WAR".into(), text(&deps.war)?),
+            ("WAW".into(), text(&deps.waw)?),
         ],
-        schedule: schedule.get_map()?.to_str()?.to_string(),
+        schedule: text(&schedule.get_map()?)?,
         bands: tiled.bands.clone(),
         tile_dims: tiled.tile_dims,
         code: code.clone(),

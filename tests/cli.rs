@@ -76,3 +76,28 @@ fn writes_default_output_and_explains() {
         assert!(text.contains(needle), "--explain lacks {needle:?}:\n{text}");
     }
 }
+
+/// The watchdog may stop ISL at any point of any plan: whatever the time
+/// budget, `tss tile` answers (with code, or a fallback) and never crashes.
+/// This once segfaulted when the budget ran out between code generation and
+/// the report's texts.
+#[test]
+fn any_time_budget_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "for (i = 0; i < N; i++) {\n  if (i + i <= N)\n    A[2][24] = (A[2][23] + A[i + 1][i + 22]) / 4.0;\n  \
+                for (j = 0; j <= M + i; j++) {\n    for (k = 1; k <= j + 3; k++)\n      A[j + 1][N - k + 21] = 0.5;\n    \
+                for (k = i; k < j; k++)\n      A[i][j + 22] = 0.5;\n  }\n}";
+    let f = write(&dir, "k.c", &format!("void f(void) {{\n#pragma scop\n{body}\n#pragma endscop\n}}\n"));
+    let out = dir.path().join("out.c").to_string_lossy().to_string();
+    for step in 0..40 {
+        let scale = format!("{}", 0.005 * 1.12f64.powi(step));
+        let run = Command::new(env!("CARGO_BIN_EXE_tss"))
+            .args(["tile", &f, "-o", &out, "--parallel", "--reverse-marked"])
+            .env("TSS_TIME_SCALE", &scale)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.code().is_some(), "TSS_TIME_SCALE={scale}: killed by a signal: {err}");
+        assert!(run.status.success(), "TSS_TIME_SCALE={scale}: {err}");
+    }
+}

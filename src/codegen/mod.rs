@@ -70,7 +70,11 @@ pub fn generate(
     } else {
         format!("[{}] -> {{ : {} }}", params.join(", "), cons.join(" and "))
     };
-    let texts = tiled.parts.iter().map(|p| Ok(p.map.to_str()?.to_string())).collect::<Result<Vec<_>, PolyError>>()?;
+    let texts = tiled
+        .parts
+        .iter()
+        .map(|p| crate::poly::ffi::union_map_text(&p.map).map_err(PolyError))
+        .collect::<Result<Vec<_>, _>>()?;
     let printed: Vec<Result<Printed, PolyError>> = std::thread::scope(|s| {
         let handles: Vec<_> = tiled
             .parts

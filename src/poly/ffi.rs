@@ -5,8 +5,8 @@
 //! ISL C API documents (`__isl_take` / `__isl_keep`) and turns a null result
 //! into an error carrying ISL's last message.
 
-use isl_rs::{ASTNode, ASTNodeType, Context, IdList, Set, UnionMap};
-use libc::uintptr_t;
+use isl_rs::{ASTNode, ASTNodeType, Context, IdList, Set, UnionMap, UnionPwAff};
+use libc::{c_char, uintptr_t};
 
 unsafe extern "C" {
     fn isl_ast_build_from_context(set: uintptr_t) -> uintptr_t;
@@ -19,6 +19,31 @@ unsafe extern "C" {
     fn isl_ast_node_get_type(node: uintptr_t) -> i32;
     fn isl_ast_build_set_options(build: uintptr_t, options: uintptr_t) -> uintptr_t;
     fn isl_ctx_set_max_operations(ctx: uintptr_t, max: libc::c_ulong);
+    fn isl_union_map_to_str(umap: uintptr_t) -> *mut c_char;
+    fn isl_union_pw_aff_to_str(upa: uintptr_t) -> *mut c_char;
+    fn isl_ctx_last_error_msg(ctx: uintptr_t) -> *const c_char;
+}
+
+/// ISL's text of a union map. isl-rs's `to_str` reads a null result as a
+/// string (a segfault when ISL fails, e.g. after the watchdog's quota) and
+/// leaks the buffer; this checks and frees it.
+pub fn union_map_text(map: &UnionMap) -> Result<String, String> {
+    owned_text(&map.get_ctx(), unsafe { isl_union_map_to_str(map.ptr) }, "isl_union_map_to_str")
+}
+
+/// ISL's text of a union piecewise affine expression (see [`union_map_text`]).
+pub fn union_pw_aff_text(upa: &UnionPwAff) -> Result<String, String> {
+    owned_text(&upa.get_ctx(), unsafe { isl_union_pw_aff_to_str(upa.ptr) }, "isl_union_pw_aff_to_str")
+}
+
+/// Copies and frees a string ISL allocated; null is ISL's failure.
+fn owned_text(ctx: &Context, raw: *mut c_char, what: &str) -> Result<String, String> {
+    if raw.is_null() {
+        return Err(format!("{what} failed: {}", take_error(ctx)));
+    }
+    let text = unsafe { std::ffi::CStr::from_ptr(raw) }.to_string_lossy().into_owned();
+    unsafe { libc::free(raw.cast()) };
+    Ok(text)
 }
 
 /// Aborts every ISL computation of a context once a deadline passes, so
@@ -144,9 +169,20 @@ pub fn set_ast_options(ctx: &Context) {
 
 fn check(ctx: &Context, ptr: uintptr_t, what: &str) -> Result<(), String> {
     if ptr == 0 {
-        let msg = ctx.last_error_msg().to_string();
-        ctx.reset_error();
-        return Err(format!("{what} failed: {msg}"));
+        return Err(format!("{what} failed: {}", take_error(ctx)));
     }
     Ok(())
+}
+
+/// ISL's last error message, cleared. isl-rs's `last_error_msg` reads a
+/// null message (a failure ISL did not describe) as a string.
+fn take_error(ctx: &Context) -> String {
+    let raw = unsafe { isl_ctx_last_error_msg(ctx.ptr) };
+    let msg = if raw.is_null() {
+        "no message from ISL".to_string()
+    } else {
+        unsafe { std::ffi::CStr::from_ptr(raw) }.to_string_lossy().into_owned()
+    };
+    ctx.reset_error();
+    msg
 }

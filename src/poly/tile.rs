@@ -269,7 +269,7 @@ impl Tiler<'_> {
             partial
         };
         let members = (0..d)
-            .map(|k| Ok(node.band_get_partial_schedule()?.get_at(k as i32)?.to_str()?.to_string()))
+            .map(|k| Ok(super::ffi::union_pw_aff_text(&node.band_get_partial_schedule()?.get_at(k as i32)?)?))
             .collect::<Result<Vec<_>, PolyError>>()?;
         let statements = rows.iter().map(|(s, _)| self.scop.statements[*s].name.clone()).collect();
         self.bands.push(Band {
