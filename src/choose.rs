@@ -19,13 +19,14 @@ use crate::harness::{Mode, Status, Variant};
 use crate::instance::Sizes;
 use crate::machine::{Caches, MachineInfo};
 use crate::model::saved::SavedModel;
+use crate::model::source::ModelSource;
 use crate::select::{Strategy, keep_best, random_pick};
 use crate::{Error, TileOptions};
 
 #[derive(Clone, Debug)]
 pub struct ChooseOptions {
-    /// Directory of a trained model (`trained/serial`).
-    pub model: PathBuf,
+    /// The model: built in, or a directory.
+    pub model: ModelSource,
     pub strategy: Strategy,
     pub parallel: bool,
     pub caches: Caches,
@@ -42,7 +43,7 @@ impl ChooseOptions {
     /// sets; see the README), this machine's caches, the default cache.
     pub fn new(parallel: bool) -> ChooseOptions {
         ChooseOptions {
-            model: default_model(parallel),
+            model: ModelSource::default_for(parallel),
             strategy: Strategy::T6Search,
             parallel,
             caches: Caches::detect(),
@@ -50,15 +51,6 @@ impl ChooseOptions {
             policy: Policy::default(),
             cache: Compiler::cache_dir().map(|d| d.join("choices")),
         }
-    }
-}
-
-/// `$TSS_MODEL_DIR/<mode>`, else the repository's `trained/<mode>`.
-pub fn default_model(parallel: bool) -> PathBuf {
-    let mode = if parallel { "parallel" } else { "serial" };
-    match std::env::var_os("TSS_MODEL_DIR") {
-        Some(d) => PathBuf::from(d).join(mode),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("trained").join(mode),
     }
 }
 
@@ -129,7 +121,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         c.code = retile(&c.tile)?;
         return Ok(c);
     }
-    let model = SavedModel::load(&opts.model).map_err(Error::Usage)?;
+    let model = opts.model.load().map_err(Error::Usage)?;
     let mut warnings = provenance_warnings(&model, opts);
     let ps = a.extents(&sizes)?;
     let tiles: Vec<Vec<usize>> = candidates(&ps, &opts.caches).into_iter().map(|t| vec![t; d]).collect();
@@ -180,7 +172,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         candidates: tiles.len(),
         kept,
         untiled,
-        model: opts.model.display().to_string(),
+        model: opts.model.to_string(),
         warnings,
         from_cache: false,
         code: String::new(),
@@ -252,8 +244,7 @@ fn provenance_warnings(model: &SavedModel, opts: &ChooseOptions) -> Vec<String> 
 
 fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
     opts.cache.as_ref()?;
-    let model_json = std::fs::read(opts.model.join("model.json")).ok()?;
-    let weights = weight_bytes(&opts.model)?;
+    let model = opts.model.fingerprint()?;
     let info = MachineInfo::detect();
     let sizes = sizes.to_string();
     let setup = format!(
@@ -264,22 +255,9 @@ fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
         std::env::var("CC").ok(),
         std::env::var("CFLAGS").ok()
     );
-    let parts = [src.as_bytes(), sizes.as_bytes(), &model_json, &weights, info.cpu.as_bytes(), setup.as_bytes()];
+    let parts = [src.as_bytes(), sizes.as_bytes(), &model, info.cpu.as_bytes(), setup.as_bytes()];
     let h = fnv1a(parts.iter().flat_map(|p| p.iter().copied().chain([0])));
     Some(format!("{h:016x}"))
-}
-
-/// Every ensemble member's record, in member order.
-fn weight_bytes(model: &std::path::Path) -> Option<Vec<u8>> {
-    let files = crate::model::saved::weight_files(model);
-    if files.is_empty() {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    for p in files {
-        bytes.extend(std::fs::read(p).ok()?);
-    }
-    Some(bytes)
 }
 
 fn read_cache(opts: &ChooseOptions, key: &str) -> Option<Choice> {

@@ -4,15 +4,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
-use tss::choose::{Choice, ChooseOptions, choose_tiles, default_model};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use tss::choose::{Choice, ChooseOptions, choose_tiles};
 use tss::features::{FeatureSet, candidates};
 use tss::harness::compile::Compiler;
 use tss::harness::session::{Policy, Session};
 use tss::harness::{Mode, Variant};
 use tss::instance::Sizes;
 use tss::machine::{Caches, parse_bytes};
-use tss::model::saved::SavedModel;
+use tss::model::source::ModelSource;
 use tss::model::{StopOn, Target, TrainConfig};
 use tss::select::Strategy;
 use tss::{Config, Error, TileOptions, dataset, eval};
@@ -230,7 +230,8 @@ enum Command {
         /// Parallel code and the parallel model.
         #[arg(long)]
         parallel: bool,
-        /// Model directory (default: the shipped trained/serial or trained/parallel).
+        /// Model directory (default: $TSS_MODEL_DIR/<mode>, else the model built
+        /// into tss; `tss --version` says where it was trained).
         #[arg(long)]
         model: Option<PathBuf>,
         /// Print the choice as JSON.
@@ -256,7 +257,7 @@ enum Command {
         /// Test dataset CSV (collected with --baseline).
         #[arg(long, value_delimiter = ',', required = true, value_name = "FILES")]
         data: Vec<PathBuf>,
-        /// Model directory.
+        /// Model directory (default as for `predict`).
         #[arg(long)]
         model: Option<PathBuf>,
         /// Evaluate parallel rows (and the parallel model by default).
@@ -325,7 +326,13 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let mut cmd = Cli::command();
+    if std::env::args().skip(1).any(|a| a == "--version" || a == "-V") {
+        // Built only when asked for: it loads both models. Leaked: printed once, then exit.
+        let text = format!("{}\n{}", env!("CARGO_PKG_VERSION"), tss::model::source::describe_defaults());
+        cmd = cmd.version(&*Box::leak(text.into_boxed_str()));
+    }
+    let cli = Cli::from_arg_matches(&cmd.get_matches()).unwrap_or_else(|e| e.exit());
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -446,7 +453,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             opts.caches = caches.resolve();
             opts.policy = timing.policy();
             if let Some(m) = model {
-                opts.model = m;
+                opts.model = ModelSource::Dir(m);
             }
             if no_cache {
                 opts.cache = None;
@@ -478,7 +485,8 @@ fn run(cli: Cli) -> Result<(), Error> {
             Ok(())
         }
         Command::Eval { data, model, parallel, json, plots } => {
-            let model = SavedModel::load(&model.unwrap_or_else(|| default_model(parallel))).map_err(Error::Usage)?;
+            let model =
+                model.map_or(ModelSource::default_for(parallel), ModelSource::Dir).load().map_err(Error::Usage)?;
             let mode = Mode::from_parallel(parallel).to_string();
             let records: Vec<_> =
                 dataset::load_all(&data).map_err(Error::Usage)?.into_iter().filter(|r| r.mode == mode).collect();

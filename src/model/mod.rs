@@ -15,6 +15,7 @@
 
 pub mod net;
 pub mod saved;
+pub mod source;
 pub mod train;
 
 use std::fmt;
@@ -277,6 +278,7 @@ pub fn fit(
     let meta = saved::ModelMeta {
         format: saved::FORMAT,
         tss_version: env!("CARGO_PKG_VERSION").into(),
+        trained: saved::today(),
         feature_names: cfg.feature_set.names().iter().map(|s| s.to_string()).collect(),
         config: cfg,
         normalizer: trained.normalizer.clone(),

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use burn::module::Module;
-use burn::record::{BinFileRecorder, FullPrecisionSettings};
+use burn::record::{BinBytesRecorder, BinFileRecorder, FullPrecisionSettings, Recorder};
 use serde::{Deserialize, Serialize};
 
 use super::net::Mlp;
@@ -38,6 +38,9 @@ pub struct Provenance {
 pub struct ModelMeta {
     pub format: u32,
     pub tss_version: String,
+    /// UTC date of training, `YYYY-MM-DD`.
+    #[serde(default)]
+    pub trained: String,
     pub config: TrainConfig,
     pub feature_names: Vec<String>,
     pub normalizer: Normalizer,
@@ -100,34 +103,38 @@ impl SavedModel {
     /// Loads `dir`, with a one-line error for a missing, foreign or corrupt model.
     pub fn load(dir: &Path) -> Result<SavedModel, String> {
         let meta_path = dir.join("model.json");
-        let text = std::fs::read_to_string(&meta_path).map_err(|e| {
+        let text = std::fs::read(&meta_path).map_err(|e| {
             format!("{}: {e} (train one with `tss train --out {}`)", meta_path.display(), dir.display())
         })?;
-        let meta: ModelMeta = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a tss model description: {e}", meta_path.display()))?;
-        if meta.format != FORMAT {
-            return Err(format!(
-                "{}: model format {} (this tss reads {FORMAT}); retrain it",
-                meta_path.display(),
-                meta.format
-            ));
-        }
-        let names = meta.config.feature_set.names();
-        if meta.feature_names.len() != names.len() || meta.feature_names.iter().zip(&names).any(|(a, b)| a != b) {
-            return Err(format!(
-                "{}: trained on features [{}], which are not this tss's '{}' set; retrain it",
-                meta_path.display(),
-                meta.feature_names.join(" "),
-                meta.config.feature_set
-            ));
-        }
-        if meta.normalizer.min.len() != names.len() || meta.normalizer.max.len() != names.len() {
-            return Err(format!("{}: normalisation has the wrong width", meta_path.display()));
-        }
-        let nets = (0..meta.config.ensemble.max(1))
-            .map(|k| load_member(dir, k, names.len(), &meta.config))
+        let meta = parse_meta(&text, &meta_path.display().to_string())?;
+        let weights = (0..meta.config.ensemble.max(1))
+            .map(|k| {
+                let path = weights_stem(dir, k).with_extension("bin");
+                std::fs::read(&path).map_err(|e| match e.kind() {
+                    std::io::ErrorKind::NotFound => {
+                        format!("{}: missing (the model directory is incomplete)", path.display())
+                    }
+                    _ => format!("{}: {e}", path.display()),
+                })
+            })
             .collect::<Result<Vec<_>, String>>()?;
+        let names: Vec<String> =
+            (0..weights.len()).map(|k| weights_stem(dir, k).with_extension("bin").display().to_string()).collect();
+        let nets = members_from_bytes(&meta, &weights, &names)?;
         Ok(SavedModel { meta, dir: dir.into(), nets })
+    }
+
+    /// A model from its files' bytes (the models built into the binary):
+    /// `origin` names it in errors and reports.
+    pub fn from_bytes(origin: &str, json: &[u8], weights: &[&[u8]]) -> Result<SavedModel, String> {
+        let meta = parse_meta(json, &format!("{origin}/model.json"))?;
+        let names: Vec<String> = (0..weights.len()).map(|k| format!("{origin}/member {k}")).collect();
+        if weights.len() < meta.config.ensemble.max(1) {
+            return Err(format!("{origin}: {} of {} ensemble members", weights.len(), meta.config.ensemble));
+        }
+        let weights: Vec<Vec<u8>> = weights.iter().map(|w| w.to_vec()).collect();
+        let nets = members_from_bytes(&meta, &weights, &names)?;
+        Ok(SavedModel { meta, dir: PathBuf::from(origin), nets })
     }
 
     pub fn feature_set(&self) -> FeatureSet {
@@ -146,24 +153,80 @@ impl SavedModel {
     }
 }
 
-/// Ensemble member `k` from its record, with a one-line error for a missing
-/// or corrupt file.
-fn load_member(dir: &Path, k: usize, inputs: usize, cfg: &TrainConfig) -> Result<Mlp<Backend>, String> {
-    let stem = weights_stem(dir, k);
-    let weights = stem.with_extension("bin");
-    if !weights.exists() {
-        return Err(format!("{}: missing (the model directory is incomplete)", weights.display()));
+/// Today's UTC date, `YYYY-MM-DD` (days since 1970 to the civil calendar).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Proleptic Gregorian date of day `z` after 1970-01-01, by 400-year eras.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468; // days from 0000-03-01
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097; // day of era, 0..146096
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // day of year from March 1st
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// Runs `f`, turning a panic into `Err` without the panic message: Burn's
+/// in-memory decoder panics on a truncated or foreign record, and the user
+/// must see one line naming the file, not a backtrace note.
+fn quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    r
+}
+
+/// `model.json`, checked against this tss's format and feature set.
+fn parse_meta(text: &[u8], what: &str) -> Result<ModelMeta, String> {
+    let meta: ModelMeta =
+        serde_json::from_slice(text).map_err(|e| format!("{what}: not a tss model description: {e}"))?;
+    if meta.format != FORMAT {
+        return Err(format!("{what}: model format {} (this tss reads {FORMAT}); retrain it", meta.format));
     }
+    let names = meta.config.feature_set.names();
+    if meta.feature_names.len() != names.len() || meta.feature_names.iter().zip(&names).any(|(a, b)| a != b) {
+        return Err(format!(
+            "{what}: trained on features [{}], which are not this tss's '{}' set; retrain it",
+            meta.feature_names.join(" "),
+            meta.config.feature_set
+        ));
+    }
+    if meta.normalizer.min.len() != names.len() || meta.normalizer.max.len() != names.len() {
+        return Err(format!("{what}: normalisation has the wrong width"));
+    }
+    Ok(meta)
+}
+
+/// The ensemble's networks from their Burn records, with a one-line error
+/// naming `names[k]` for a corrupt one.
+fn members_from_bytes(meta: &ModelMeta, weights: &[Vec<u8>], names: &[String]) -> Result<Vec<Mlp<Backend>>, String> {
+    let inputs = meta.config.feature_set.names().len();
     let device = Default::default();
-    let shell: Mlp<Backend> = Mlp::new(inputs, cfg.hidden, cfg.dropout, &device);
-    // A truncated or foreign file must be an error, not a panic inside the decoder.
-    let loaded =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shell.load_file(&stem, &recorder(), &device)));
-    match loaded {
-        Ok(Ok(net)) => Ok(net),
-        Ok(Err(e)) => Err(format!("{}: corrupt weights: {e}", weights.display())),
-        Err(_) => Err(format!("{}: corrupt weights (undecodable)", weights.display())),
-    }
+    weights
+        .iter()
+        .zip(names)
+        .take(meta.config.ensemble.max(1))
+        .map(|(bytes, name)| {
+            let shell: Mlp<Backend> = Mlp::new(inputs, meta.config.hidden, meta.config.dropout, &device);
+            let loaded = quietly(|| {
+                let record = BinBytesRecorder::<FullPrecisionSettings>::default().load(bytes.clone(), &device);
+                record.map(|r| shell.load_record(r))
+            });
+            match loaded {
+                Ok(Ok(net)) => Ok(net),
+                Ok(Err(e)) => Err(format!("{name}: corrupt weights: {e}")),
+                Err(_) => Err(format!("{name}: corrupt weights (undecodable)")),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -178,6 +241,7 @@ mod tests {
         let meta = ModelMeta {
             format: FORMAT,
             tss_version: "test".into(),
+            trained: today(),
             feature_names: names.iter().map(|s| s.to_string()).collect(),
             normalizer: Normalizer { min: vec![0.0; d], max: vec![1.0; d] },
             config: cfg,
@@ -215,6 +279,14 @@ mod tests {
         model(dir.path(), 1).save().unwrap();
         assert!(!dir.path().join("weights-1.bin").exists() && !dir.path().join("weights-2.bin").exists());
         assert_eq!(SavedModel::load(dir.path()).unwrap().members(), 1);
+    }
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(59), (1970, 3, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_779), (2026, 11, 22));
     }
 
     #[test]
