@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build and test tss:
 # autoconf, automake and libtool (isl-rs builds ISL from source), a C
-# compiler with OpenMP (gcc brings libgomp), make (the build example),
-# util-linux's taskset and a TrueType font for PNG plots.
+# compiler with OpenMP (gcc brings libgomp), make and cmake (the build
+# examples), util-linux's taskset and a TrueType font for PNG plots.
 set -euo pipefail
 need=()
-for pkg in autoconf automake libtool gcc libc6-dev make util-linux fonts-dejavu-core; do
+for pkg in autoconf automake libtool gcc libc6-dev make cmake util-linux fonts-dejavu-core; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

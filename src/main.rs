@@ -240,7 +240,12 @@ enum Command {
         /// Print only `-D` flags, a header or JSON for build systems (no tiled file unless -o).
         #[arg(long, value_parser = ["defines", "header", "json"])]
         emit: Option<String>,
-        /// Tiled output (default FILE.tiled.c; `-` for stdout).
+        /// Write `--emit`'s text to this file instead of stdout, and only when
+        /// it changed (so build systems do not rebuild what includes it).
+        #[arg(long, value_name = "FILE", requires = "emit")]
+        emit_to: Option<PathBuf>,
+        /// Tiled output (default FILE.tiled.c; `-` for stdout). Left untouched
+        /// when its text is unchanged.
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
         /// Do not use or fill the choice cache.
@@ -357,7 +362,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             if out == Path::new("-") {
                 print!("{code}");
             } else {
-                std::fs::write(&out, code).map_err(|source| Error::Io { path: out.clone(), source })?;
+                write_if_changed(&out, &code)?;
                 eprintln!("tss: wrote {}", out.display());
             }
             Ok(())
@@ -447,7 +452,20 @@ fn run(cli: Cli) -> Result<(), Error> {
             };
             train(&data, &out, cfg, test.as_deref())
         }
-        Command::Predict { file, size, mode, parallel, model, json, emit, output, no_cache, timing, caches } => {
+        Command::Predict {
+            file,
+            size,
+            mode,
+            parallel,
+            model,
+            json,
+            emit,
+            emit_to,
+            output,
+            no_cache,
+            timing,
+            caches,
+        } => {
             let mut opts = ChooseOptions::new(parallel);
             opts.strategy = mode;
             opts.caches = caches.resolve();
@@ -462,12 +480,17 @@ fn run(cli: Cli) -> Result<(), Error> {
             for w in &c.warnings {
                 eprintln!("tss: warning: {w}");
             }
-            match emit.as_deref() {
-                Some("defines") => println!("{}", c.defines()),
-                Some("header") => print!("{}", c.header()),
-                Some(_) => println!("{}", serde_json::to_string_pretty(&c).expect("json")),
-                None if json => println!("{}", serde_json::to_string_pretty(&c).expect("json")),
-                None => print_choice(&c),
+            let emitted = match emit.as_deref() {
+                Some("defines") => Some(format!("{}\n", c.defines())),
+                Some("header") => Some(c.header()),
+                Some(_) => Some(format!("{}\n", serde_json::to_string_pretty(&c).expect("json"))),
+                None if json => Some(format!("{}\n", serde_json::to_string_pretty(&c).expect("json"))),
+                None => None,
+            };
+            match (emitted, emit_to) {
+                (Some(text), Some(to)) => write_if_changed(&to, &text)?,
+                (Some(text), None) => print!("{text}"),
+                (None, _) => print_choice(&c),
             }
             let out = match (&emit, output) {
                 (Some(_), None) => None,
@@ -478,7 +501,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 if out == Path::new("-") {
                     print!("{}", c.code);
                 } else {
-                    std::fs::write(&out, &c.code).map_err(|source| Error::Io { path: out.clone(), source })?;
+                    write_if_changed(&out, &c.code)?;
                     eprintln!("tss: wrote {}", out.display());
                 }
             }
@@ -750,6 +773,15 @@ fn parse_unroll(s: &str) -> Result<Vec<usize>, Error> {
 }
 
 /// `dir/gemm.c` -> `dir/gemm.tiled.c`, like polycc's `.pluto.c`.
+/// Writes `text` to `path` unless it already holds exactly that, keeping
+/// the file's time stamp so that Make, Ninja and cargo do not rebuild.
+fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
+    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(());
+    }
+    std::fs::write(path, text).map_err(|source| Error::Io { path: path.into(), source })
+}
+
 fn default_output(file: &Path) -> PathBuf {
     let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     file.with_file_name(format!("{stem}.tiled.c"))

@@ -53,3 +53,48 @@ fn make_project_chooses_tiles_at_build_time() {
     // The tiled file carries the same sizes as its defaults.
     assert!(text.contains(header.lines().nth(1).unwrap()), "{text}");
 }
+
+/// Runs a command in `dir` with tss's choice cache in `cache`; returns
+/// success and stdout + stderr.
+fn run_in(dir: &Path, cache: &Path, program: &str, args: &[&str]) -> (bool, String) {
+    let o = Command::new(program).current_dir(dir).env("TSS_CACHE", cache).args(args).output().unwrap();
+    (o.status.success(), format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)))
+}
+
+#[test]
+fn cmake_project_chooses_tiles_at_build_time_and_reruns_only_on_change() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    // The example finds the module at ../../cmake, as in the repository.
+    let proj = dir.path().join("examples/cmake-project");
+    copy_dir(&repo.join("examples/cmake-project"), &proj);
+    copy_dir(&repo.join("cmake"), &dir.path().join("cmake"));
+    let cache = dir.path().join("cache");
+    let configure = |extra: &[&str]| {
+        let tss = format!("-DTSS_EXECUTABLE={}", env!("CARGO_BIN_EXE_tss"));
+        let mut args = vec!["-S", ".", "-B", "build", tss.as_str()];
+        args.extend(extra);
+        let (ok, out) = run_in(&proj, &cache, "cmake", &args);
+        assert!(ok, "cmake configure failed (is cmake installed? scripts/install-deps.sh):\n{out}");
+    };
+    let build = || {
+        let (ok, out) = run_in(&proj, &cache, "cmake", &["--build", "build"]);
+        assert!(ok, "{out}");
+        let (ok, ran) = run_in(&proj, &cache, proj.join("build/example").to_str().unwrap(), &[]);
+        assert!(ok && ran.starts_with("ok: tiles"), "{ran}");
+        out.contains("tss: choosing tile sizes")
+    };
+    configure(&[]);
+    assert!(build(), "the first build runs tss");
+    let header = std::fs::read_to_string(proj.join("build/tss/example/kernel.tiles.h")).unwrap();
+    assert_eq!(header.matches("#define TSS_T").count(), 3, "{header}");
+    assert!(!build(), "nothing changed: tss must not run again");
+    configure(&[]);
+    assert!(!build(), "configuring again with the same sizes must not rerun tss");
+    configure(&["-DSIZES=NI=300,NJ=90,NK=64,NL=250"]);
+    assert!(build(), "new sizes rerun tss");
+    assert!(!build());
+    let kernel = proj.join("kernel.c");
+    std::fs::write(&kernel, std::fs::read_to_string(&kernel).unwrap() + "/* edited */\n").unwrap();
+    assert!(build(), "an edited kernel reruns tss");
+}
