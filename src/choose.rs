@@ -20,7 +20,7 @@ use crate::instance::Sizes;
 use crate::machine::{Caches, MachineInfo};
 use crate::model::saved::SavedModel;
 use crate::model::source::ModelSource;
-use crate::select::{Strategy, keep_best, random_pick};
+use crate::select::{Strategy, cache_rule, keep_best, neighbours, random_pick};
 use crate::{Error, TileOptions};
 
 #[derive(Clone, Debug)]
@@ -128,17 +128,30 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let set = model.feature_set();
     let rows: Vec<Vec<f64>> = tiles.iter().map(|t| a.kernel.vector(set, &ps, t, &opts.caches)).collect();
     let predicted = model.predict(&rows);
-    let kept_idx = keep_best(&predicted);
-    if let Some(row) = rows.get(kept_idx[0]) {
-        let out = model.meta.normalizer.outside(row, 0.25);
-        if !out.is_empty() {
-            let names: Vec<&str> = out.iter().map(|&k| set.names()[k]).collect();
-            warnings.push(format!(
-                "features {} lie far outside the model's training range: the prediction is an extrapolation; prefer --mode t6-search",
-                names.join(", ")
-            ));
+    let best = keep_best(&predicted);
+    let sizes_list: Vec<usize> = tiles.iter().map(|t| t[0]).collect();
+    let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
+    let kept_idx = match (distrust(&model, &rows, &predicted, best[0]), rule) {
+        (Some(why), Some(rule)) => {
+            let what = match opts.strategy {
+                Strategy::T6Search => format!("timing the cache rule's tile {rule} and its neighbours"),
+                _ => format!("tile {rule} from the cache rule (the largest whose working set fits L2)"),
+            };
+            warnings.push(format!("{why}: {what} instead of the model's picks"));
+            neighbours(&sizes_list, rule, best.len())
         }
-    }
+        _ => {
+            let out = model.meta.normalizer.outside(&rows[best[0]], 0.25);
+            if !out.is_empty() {
+                let names: Vec<&str> = out.iter().map(|&k| set.names()[k]).collect();
+                warnings.push(format!(
+                    "features {} lie outside the model's training range: the prediction is an extrapolation; prefer --mode t6-search",
+                    names.join(", ")
+                ));
+            }
+            best
+        }
+    };
     let mut kept: Vec<Kept> =
         kept_idx.iter().map(|&k| Kept { tile: tiles[k].clone(), predicted: predicted[k], measured: None }).collect();
     let mut untiled = None;
@@ -181,6 +194,25 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         write_cache(opts, k, &choice);
     }
     Ok(Choice { code: retile(&choice.tile)?, ..choice })
+}
+
+/// Why the model's ranking cannot be used here, if it cannot: every
+/// candidate predicted the same (the network saturates), or the best
+/// candidate's features lie more than a whole training span outside the
+/// range the model was trained on.
+fn distrust(model: &SavedModel, rows: &[Vec<f64>], predicted: &[f64], best: usize) -> Option<String> {
+    let lo = predicted.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = predicted.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if predicted.len() > 1 && (!lo.is_finite() || !hi.is_finite() || hi - lo <= 1e-9 * hi.abs()) {
+        return Some("the model predicts the same time for every candidate (its inputs saturate)".into());
+    }
+    let far = model.meta.normalizer.outside(&rows[best], 1.0);
+    if far.is_empty() {
+        return None;
+    }
+    let names = model.feature_set().names();
+    let far: Vec<&str> = far.iter().map(|&k| names[k]).collect();
+    Some(format!("these sizes lie far outside the model's training range (features {})", far.join(", ")))
 }
 
 /// The untiled original must beat the chosen tile by this factor before

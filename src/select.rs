@@ -53,6 +53,24 @@ pub fn keep_best(predicted: &[f64]) -> Vec<usize> {
     idx
 }
 
+/// The analytical cache rule: the largest of `candidates` (ascending)
+/// whose working set fits `limit` bytes, else the smallest. It needs no
+/// model, so it is the fallback where the model cannot be trusted, and a
+/// baseline the model must beat.
+pub fn cache_rule(candidates: &[usize], working_set: impl Fn(usize) -> u64, limit: u64) -> Option<usize> {
+    candidates.iter().copied().filter(|&t| working_set(t) <= limit).max().or_else(|| candidates.first().copied())
+}
+
+/// Indices of the `n` candidates closest to `centre` on a log scale,
+/// closest first: what T6-Search times when the model has nothing to say.
+pub fn neighbours(candidates: &[usize], centre: usize, n: usize) -> Vec<usize> {
+    let dist = |t: usize| ((t.max(1) as f64) / (centre.max(1) as f64)).ln().abs();
+    let mut idx: Vec<usize> = (0..candidates.len()).collect();
+    idx.sort_by(|&a, &b| dist(candidates[a]).total_cmp(&dist(candidates[b])).then(a.cmp(&b)));
+    idx.truncate(n.max(1));
+    idx
+}
+
 /// T6-Random's choice among `kept`, reproducible from `seed`.
 pub fn random_pick(kept: &[usize], seed: u64) -> Option<usize> {
     (!kept.is_empty()).then(|| kept[StdRng::seed_from_u64(seed).random_range(0..kept.len())])
@@ -61,6 +79,16 @@ pub fn random_pick(kept: &[usize], seed: u64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cache_rule_takes_the_largest_fitting_tile() {
+        let c = [8, 16, 32, 64, 128];
+        assert_eq!(cache_rule(&c, |t| 3 * (t * t * 8) as u64, 1 << 20), Some(128));
+        assert_eq!(cache_rule(&c, |t| 3 * (t * t * 8) as u64, 32 << 10), Some(32));
+        assert_eq!(cache_rule(&c, |_| u64::MAX, 1), Some(8), "nothing fits: the smallest");
+        assert_eq!(cache_rule(&[], |_| 0, 1), None);
+        assert_eq!(neighbours(&c, 32, 3), vec![2, 1, 3]);
+    }
 
     #[test]
     fn keeps_ten_percent_lowest_first() {

@@ -101,3 +101,40 @@ fn any_time_budget_answers() {
         assert!(run.status.success(), "TSS_TIME_SCALE={scale}: {err}");
     }
 }
+
+/// Sizes the model never saw must not decide the tile by a saturated
+/// network (once every candidate got the same prediction and T1 took the
+/// first, tile 8): tss warns and takes the cache rule's tile.
+#[test]
+fn sizes_far_outside_training_fall_back_to_the_cache_rule() {
+    let kernel = format!("{}/polybench/paper/matmul.c", env!("CARGO_MANIFEST_DIR"));
+    let predict = |size: &str| {
+        let (ok, out, err) = tss(&[
+            "predict",
+            &kernel,
+            "--size",
+            size,
+            "--mode",
+            "t1",
+            "--emit",
+            "defines",
+            "--no-cache",
+            "--l2",
+            "512K",
+            "--line",
+            "64",
+        ]);
+        assert!(ok, "{err}");
+        (out.trim().to_string(), err)
+    };
+    // matmul's tile working set is 3 T^2 doubles; 144 is the largest
+    // multiple of 8 with 3 * 144^2 * 8 bytes <= 512 KiB.
+    for size in ["NI=100000000000,NJ=100000000000,NK=100000000000", "NI=100000,NJ=100000,NK=100000"] {
+        let (defines, err) = predict(size);
+        assert_eq!(defines, "-DTSS_T1=144 -DTSS_T2=144 -DTSS_T3=144", "{size}: {err}");
+        assert!(err.contains("cache rule") && err.lines().count() == 1, "{err}");
+    }
+    // Inside the training range the model decides.
+    let (_, err) = predict("NI=1500,NJ=1300,NK=1100");
+    assert!(!err.contains("cache rule") && !err.contains("training range"), "{err}");
+}

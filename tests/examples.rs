@@ -98,3 +98,29 @@ fn cmake_project_chooses_tiles_at_build_time_and_reruns_only_on_change() {
     std::fs::write(&kernel, std::fs::read_to_string(&kernel).unwrap() + "/* edited */\n").unwrap();
     assert!(build(), "an edited kernel reruns tss");
 }
+
+/// The cargo example: its build.rs calls `tss::choose::choose_tiles`,
+/// compiles the tiled C with the `cc` crate and links it; the program checks
+/// the kernel against the same loops in Rust, bit for bit.
+#[test]
+fn cargo_project_tiles_its_kernel_in_build_rs() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // This build's target directory: the example's dependencies are built
+    // there once (minutes on a fresh clone), then reused.
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or(repo.join("target"), PathBuf::from);
+    let cache = tempfile::tempdir().unwrap();
+    let manifest = repo.join("examples/cargo-project/Cargo.toml");
+    let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--release", "--locked", "--manifest-path"])
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("TSS_CACHE", cache.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let run = Command::new(target.join("release/tss-cargo-example")).output().unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success() && out.starts_with("ok: tiles "), "{out}");
+    let tiles: Vec<usize> = out.trim()["ok: tiles ".len()..].split(',').map(|t| t.parse().unwrap()).collect();
+    assert!(tiles.len() == 3 && tiles.iter().all(|&t| t >= 1), "{out}");
+}
