@@ -7,6 +7,12 @@
 //! untiled baseline T_B: normalised time TN = T_M / T_O, speedup
 //! S = T_B / T_M, maximum available performance MAP = (T_B - T_M) / (T_B - T_O),
 //! and performance improvement over tile 32, PI = (S - S_32) / S_32.
+//!
+//! Baselines beside the model, on the same rows: Pluto's tile 32, the
+//! analytical cache rule (the largest candidate whose tile working set fits
+//! L2), the best constant tile chosen on the training rows, and random
+//! search against model-guided search at equal numbers of measurements
+//! ([`search_curve`]).
 
 use std::collections::BTreeMap;
 
@@ -17,7 +23,7 @@ use crate::harness::Status;
 use crate::model::saved::SavedModel;
 use crate::select::keep_best;
 
-pub const METHODS: [&str; 5] = ["T1", "T6-Random", "T6-Search", "tile 32", "best"];
+pub const METHODS: [&str; 7] = ["T1", "T6-Random", "T6-Search", "tile 32", "cache rule", "constant", "best"];
 
 /// One method on one instance.
 #[derive(Clone, Debug, Serialize)]
@@ -55,25 +61,67 @@ pub struct Summary {
     pub pi: Option<f64>,
 }
 
-/// Evaluates `model` on every instance of `records` (rows of one mode).
-pub fn evaluate(model: &SavedModel, records: &[Record]) -> Vec<InstanceEval> {
-    let set = model.feature_set();
+/// Rows of one mode grouped by instance (kernel, sizes).
+fn instances(records: &[Record]) -> BTreeMap<(String, String), Vec<&Record>> {
     let mut groups: BTreeMap<(String, String), Vec<&Record>> = BTreeMap::new();
     for r in records {
         groups.entry((r.kernel.clone(), r.sizes.clone())).or_default().push(r);
     }
+    groups
+}
+
+/// The timed tiled candidates of one instance with at least `features` features.
+fn timed<'a>(rows: &[&'a Record], features: usize) -> Vec<&'a Record> {
+    rows.iter()
+        .copied()
+        .filter(|r| {
+            r.status == Status::Ok && r.tile != "untiled" && r.time_median.is_some() && r.features.len() >= features
+        })
+        .collect()
+}
+
+/// The constant tile with the lowest geometric-mean TN over the training
+/// instances, among tiles timed on at least 90 % of them: the baseline a
+/// model must beat to be worth having.
+pub fn best_constant(train: &[Record]) -> Option<String> {
+    let groups = instances(train);
+    let mut log_tn: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
+    for rows in groups.values() {
+        let cands = timed(rows, 0);
+        let best = cands.iter().filter_map(|r| r.time_median).fold(f64::INFINITY, f64::min);
+        for r in &cands {
+            let e = log_tn.entry(r.tile.as_str()).or_default();
+            e.0 += (r.time_median.unwrap_or(f64::NAN) / best).ln();
+            e.1 += 1;
+        }
+    }
+    let need = (groups.len() as f64 * 0.9).ceil() as usize;
+    log_tn
+        .into_iter()
+        .filter(|(_, (_, n))| *n >= need.max(1))
+        .min_by(|a, b| (a.1.0 / a.1.1 as f64).total_cmp(&(b.1.0 / b.1.1 as f64)))
+        .map(|(t, _)| t.to_string())
+}
+
+/// The analytical cache rule's pick among `cands`: the largest tile whose
+/// working set fits L2 (feature `WS_L2` <= 1), else the smallest tile.
+fn cache_rule_pick(cands: &[&Record]) -> Option<usize> {
+    let ws_l2 = crate::features::FeatureSet::Extended.names().iter().position(|n| *n == "WS_L2")?;
+    let volume = |r: &Record| r.ts.iter().product::<f64>();
+    let fits = |r: &Record| r.features.get(ws_l2).is_some_and(|&w| w <= 1.0);
+    (0..cands.len())
+        .filter(|&k| fits(cands[k]))
+        .max_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b])))
+        .or_else(|| (0..cands.len()).min_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b]))))
+}
+
+/// Evaluates `model` on every instance of `records` (rows of one mode);
+/// `constant` is the best constant tile of the training rows, if known.
+pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) -> Vec<InstanceEval> {
+    let set = model.feature_set();
     let mut out = Vec::new();
-    for ((kernel, sizes), rows) in groups {
-        let cands: Vec<&Record> = rows
-            .iter()
-            .copied()
-            .filter(|r| {
-                r.status == Status::Ok
-                    && r.tile != "untiled"
-                    && r.time_median.is_some()
-                    && r.features.len() >= set.len()
-            })
-            .collect();
+    for ((kernel, sizes), rows) in instances(records) {
+        let cands = timed(&rows, set.len());
         if cands.is_empty() {
             continue;
         }
@@ -95,6 +143,12 @@ pub fn evaluate(model: &SavedModel, records: &[Record]) -> Vec<InstanceEval> {
         scores.insert("T6-Search".to_string(), score(kept.iter().map(|&k| times[k]).fold(f64::INFINITY, f64::min)));
         if let Some(k) = cands.iter().position(|r| r.tile.split('x').all(|t| t == "32")) {
             scores.insert("tile 32".to_string(), score(times[k]));
+        }
+        if let Some(k) = cache_rule_pick(&cands) {
+            scores.insert("cache rule".to_string(), score(times[k]));
+        }
+        if let Some(k) = constant.and_then(|c| cands.iter().position(|r| r.tile == c)) {
+            scores.insert("constant".to_string(), score(times[k]));
         }
         scores.insert("best".to_string(), score(best));
         out.push(InstanceEval {
@@ -141,6 +195,62 @@ pub fn summarize(evals: &[&InstanceEval]) -> BTreeMap<String, Summary> {
     out
 }
 
+/// Mean TN after `k` measurements, for k = 1..=`max_k`: model-guided search
+/// (time the k best predictions, keep the fastest) against random search
+/// (k candidates drawn without replacement; the exact expectation of the
+/// fastest, not a sample). Rows: (k, model-guided TN, random TN).
+pub fn search_curve(evals: &[InstanceEval], max_k: usize) -> Vec<(usize, f64, f64)> {
+    (1..=max_k)
+        .map(|k| {
+            let (mut guided, mut random) = (0.0, 0.0);
+            for e in evals {
+                guided += guided_min(&e.candidates, k) / e.best;
+                random += expected_random_min(&e.candidates, k) / e.best;
+            }
+            let n = evals.len().max(1) as f64;
+            (k, guided / n, random / n)
+        })
+        .collect()
+}
+
+/// Fastest measured time among the `k` lowest predictions.
+fn guided_min(cands: &[(String, f64, f64)], k: usize) -> f64 {
+    let mut idx: Vec<usize> = (0..cands.len()).collect();
+    idx.sort_by(|&a, &b| cands[a].2.total_cmp(&cands[b].2).then(a.cmp(&b)));
+    idx.iter().take(k.max(1)).map(|&i| cands[i].1).fold(f64::INFINITY, f64::min)
+}
+
+/// E[min] of `k` of the measured times drawn without replacement: with the
+/// times ascending, the i-th (0-based) is the minimum with probability
+/// C(n-1-i, k-1) / C(n, k).
+fn expected_random_min(cands: &[(String, f64, f64)], k: usize) -> f64 {
+    let mut t: Vec<f64> = cands.iter().map(|c| c.1).collect();
+    t.sort_by(f64::total_cmp);
+    let n = t.len();
+    let k = k.clamp(1, n.max(1));
+    // p_i = C(n-1-i, k-1) / C(n, k); p_0 = k / n, p_{i+1} = p_i (n-i-k) / (n-1-i).
+    let mut p = k as f64 / n as f64;
+    let mut e = 0.0;
+    for (i, &ti) in t.iter().enumerate() {
+        e += p * ti;
+        if i + 1 < n {
+            p *= (n - i - k) as f64 / (n - 1 - i) as f64;
+        }
+    }
+    e
+}
+
+/// Markdown table of [`search_curve`].
+pub fn curve_markdown(curve: &[(usize, f64, f64)]) -> String {
+    let mut s = String::from(
+        "| measurements k | model-guided TN (k best predictions) | random search TN (k random) |\n|---|---|---|\n",
+    );
+    for (k, g, r) in curve {
+        s.push_str(&format!("| {k} | {g:.3} | {r:.3} |\n"));
+    }
+    s
+}
+
 /// Markdown table: one row per kernel and method, then the means.
 pub fn markdown(evals: &[InstanceEval]) -> String {
     let mut kernels: Vec<&str> = evals.iter().map(|e| e.kernel.as_str()).collect();
@@ -174,4 +284,27 @@ pub fn markdown(evals: &[InstanceEval]) -> String {
     }
     rows("**mean**", evals.iter().collect());
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cands(times: &[f64]) -> Vec<(String, f64, f64)> {
+        // Predictions rank the candidates in reverse order of their times.
+        times.iter().enumerate().map(|(i, &t)| (format!("{i}"), t, -t)).collect()
+    }
+
+    #[test]
+    fn random_search_expectation_is_exact() {
+        let c = cands(&[4.0, 1.0, 3.0, 2.0]);
+        assert_eq!(expected_random_min(&c, 1), 2.5);
+        // Pairs of {1,2,3,4}: minima 1,1,1,2,2,3 -> mean 10/6.
+        assert!((expected_random_min(&c, 2) - 10.0 / 6.0).abs() < 1e-12);
+        assert_eq!(expected_random_min(&c, 4), 1.0);
+        assert_eq!(expected_random_min(&c, 9), 1.0);
+        // This model ranks the slowest first: guided search finds the best last.
+        assert_eq!(guided_min(&c, 1), 4.0);
+        assert_eq!(guided_min(&c, 4), 1.0);
+    }
 }

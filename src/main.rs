@@ -257,11 +257,18 @@ enum Command {
         caches: CacheArgs,
     },
     /// Reproduce the paper's evaluation on a measured test set: TN, speedup,
-    /// MAP and PI of T1, T6-Random, T6-Search and tile 32, per kernel.
+    /// MAP and PI of T1, T6-Random and T6-Search per kernel, beside the
+    /// baselines (tile 32, the cache rule, the best constant tile of the
+    /// training rows) and TN against measurements for model-guided and
+    /// random search.
     Eval {
         /// Test dataset CSV (collected with --baseline).
         #[arg(long, value_delimiter = ',', required = true, value_name = "FILES")]
         data: Vec<PathBuf>,
+        /// Training rows the best constant tile is chosen on (default: the
+        /// model's own training files, when they are here).
+        #[arg(long, value_delimiter = ',', value_name = "FILES")]
+        train: Vec<PathBuf>,
         /// Model directory (default as for `predict`).
         #[arg(long)]
         model: Option<PathBuf>,
@@ -507,7 +514,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Eval { data, model, parallel, json, plots } => {
+        Command::Eval { data, train, model, parallel, json, plots } => {
             let model =
                 model.map_or(ModelSource::default_for(parallel), ModelSource::Dir).load().map_err(Error::Usage)?;
             let mode = Mode::from_parallel(parallel).to_string();
@@ -516,12 +523,20 @@ fn run(cli: Cli) -> Result<(), Error> {
             if records.is_empty() {
                 return Err(Error::Usage(format!("no {mode} rows in {}", list_paths(&data))));
             }
-            let evals = eval::evaluate(&model, &records);
+            let constant = constant_tile(&train, &model, &mode)?;
+            let evals = eval::evaluate(&model, &records, constant.as_deref());
+            let curve = eval::search_curve(&evals, 16);
             if json {
-                let out = serde_json::json!({ "summary": eval::summarize(&evals.iter().collect::<Vec<_>>()), "instances": evals });
+                let out = serde_json::json!({
+                    "summary": eval::summarize(&evals.iter().collect::<Vec<_>>()),
+                    "constant": constant,
+                    "search_curve": curve,
+                    "instances": evals,
+                });
                 println!("{}", serde_json::to_string_pretty(&out).expect("json"));
             } else {
                 println!("{}", eval::markdown(&evals));
+                println!("{}", eval::curve_markdown(&curve));
             }
             if let Some(dir) = plots {
                 let (files, notes) = tss::plots::write_all(&evals, &dir, &format!("{mode}, {}", model.meta.data.cpu))
@@ -709,7 +724,9 @@ fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>) ->
     }
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;
-        let evals = eval::evaluate(&model, &recs);
+        let train_rows = dataset::load_all(data).map_err(Error::Usage)?;
+        let constant = eval::best_constant(&train_rows);
+        let evals = eval::evaluate(&model, &recs, constant.as_deref());
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));
         model.meta.scores["test"] = serde_json::json!({ "file": test.display().to_string(), "summary": summary });
@@ -773,6 +790,31 @@ fn parse_unroll(s: &str) -> Result<Vec<usize>, Error> {
 }
 
 /// `dir/gemm.c` -> `dir/gemm.tiled.c`, like polycc's `.pluto.c`.
+/// The best constant tile of `train` (or of the model's training files
+/// when they exist here), said on stderr; `None` when there are no such rows.
+fn constant_tile(
+    train: &[PathBuf],
+    model: &tss::model::saved::SavedModel,
+    mode: &str,
+) -> Result<Option<String>, Error> {
+    let files: Vec<PathBuf> = if train.is_empty() {
+        model.meta.data.files.iter().map(PathBuf::from).filter(|p| p.exists()).collect()
+    } else {
+        train.to_vec()
+    };
+    if files.is_empty() {
+        eprintln!("tss: note: no training rows here (--train FILES): the 'constant' baseline is left out");
+        return Ok(None);
+    }
+    let rows: Vec<_> =
+        dataset::load_all(&files).map_err(Error::Usage)?.into_iter().filter(|r| r.mode == mode).collect();
+    let c = eval::best_constant(&rows);
+    if let Some(c) = &c {
+        eprintln!("tss: constant baseline: tile {c}, the best on {}", list_paths(&files));
+    }
+    Ok(c)
+}
+
 /// Writes `text` to `path` unless it already holds exactly that, keeping
 /// the file's time stamp so that Make, Ninja and cargo do not rebuild.
 fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {

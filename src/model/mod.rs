@@ -290,9 +290,10 @@ pub fn fit(
         scores: serde_json::Value::Null,
     };
     let mut model = saved::SavedModel::new(out, meta, trained.nets);
-    let val_records: Vec<crate::dataset::Record> =
-        records.into_iter().filter(|r| val_groups.contains(format!("{}|{}", r.kernel, r.sizes).as_str())).collect();
-    let evals = crate::eval::evaluate(&model, &val_records);
+    let (val_records, train_records): (Vec<crate::dataset::Record>, Vec<_>) =
+        records.into_iter().partition(|r| val_groups.contains(format!("{}|{}", r.kernel, r.sizes).as_str()));
+    let constant = crate::eval::best_constant(&train_records);
+    let evals = crate::eval::evaluate(&model, &val_records, constant.as_deref());
     let validation = crate::eval::summarize(&evals.iter().collect::<Vec<_>>());
     model.meta.scores = serde_json::json!({ "validation": validation });
     let report = FitReport {
