@@ -7,6 +7,7 @@
 //! statements' original text are placed here.
 
 mod expr;
+mod scalar;
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -606,7 +607,35 @@ impl<'a> Printer<'a> {
         let lb = e.print(&node.for_get_init()?)?;
         let ub = e.print(&cond.get_op_arg(1)?)?;
         let v = &dim.name;
+        let body = node.for_get_body()?;
+        let text = self.captured(|p| p.node(&body, depth + 1))?;
+        // In a register tile, written elements and reads invariant in this
+        // loop go to locals (see `scalar`).
+        let written = if self.jam.is_empty() { BTreeSet::new() } else { self.written_names(&body)? };
+        let kept = match self.jam.is_empty() {
+            true => None,
+            false => scalar::keep_written_in_locals(&text, &written),
+        };
+        let text = match kept {
+            Some((decls, body, stores)) => {
+                let pad = format!("{}{}", self.base, "  ".repeat(depth + 1));
+                let lines = |v: &[String]| v.iter().map(|l| format!("{pad}{l}\n")).collect::<String>();
+                format!("{}{body}{}", lines(&decls), lines(&stores))
+            }
+            None => text,
+        };
+        let hoisted = match self.jam.is_empty() {
+            true => None,
+            false => scalar::hoist_invariant_reads(&text, v, &written),
+        };
         self.line(depth, &format!("{{ int tss_lb = {lb}, tss_ub = {ub};"));
+        if let Some(h) = &hoisted {
+            // Only when the loop runs: the original reads them only then.
+            self.line(depth, &format!("if (tss_lb {op} tss_ub) {{"));
+            for (local, r) in &h.locals {
+                self.line(depth, &format!("const __typeof__({r}) {local} = {r};"));
+            }
+        }
         let _ = writeln!(self.out, "#pragma GCC ivdep");
         if self.opts.reverse_marked {
             let last = if op == "<" { "tss_ub - 1" } else { "tss_ub" };
@@ -614,9 +643,50 @@ impl<'a> Printer<'a> {
         } else {
             self.line(depth, &format!("for ({v} = tss_lb; {v} {op} tss_ub; {v}++) {{"));
         }
-        self.node(&node.for_get_body()?, depth + 1)?;
-        self.line(depth, "} }");
+        self.out.push_str(hoisted.as_ref().map_or(&text, |h| &h.body));
+        self.line(depth, if hoisted.is_some() { "} } }" } else { "} }" });
         Ok(())
+    }
+
+    /// What `print` appends to the output, taken out of it.
+    fn captured(&mut self, print: impl FnOnce(&mut Self) -> Result<(), PolyError>) -> Result<String, PolyError> {
+        let before = self.out.len();
+        let r = print(self);
+        let text = self.out.split_off(before);
+        r.map(|()| text)
+    }
+
+    /// Arrays and scalars written by the statements under `node`.
+    fn written_names(&self, node: &ASTNode) -> Result<BTreeSet<String>, PolyError> {
+        let mut names = BTreeSet::new();
+        let mut stack = vec![node.copy()?];
+        while let Some(n) = stack.pop() {
+            match ffi::ast_node_type(&n) {
+                ASTNodeType::For => stack.push(n.for_get_body()?),
+                ASTNodeType::If => {
+                    stack.push(n.if_get_then_node()?);
+                    if n.if_has_else_node()? {
+                        stack.push(n.if_get_else_node()?);
+                    }
+                }
+                ASTNodeType::Block => {
+                    let list = n.block_get_children()?;
+                    for k in 0..list.n_ast_node()? {
+                        stack.push(list.get_at(k)?);
+                    }
+                }
+                ASTNodeType::Mark => stack.push(n.mark_get_node()?),
+                ASTNodeType::User => {
+                    let name = n.user_get_expr()?.get_op_arg(0)?.get_id()?.get_name()?.to_string();
+                    let stmt = self.scop.statements.iter().find(|s| s.name == name);
+                    names.extend(
+                        stmt.iter().flat_map(|s| s.accesses.iter().filter(|a| a.write).map(|a| a.array.clone())),
+                    );
+                }
+                ASTNodeType::Error => return Err(PolyError("ISL returned an erroneous AST node".into())),
+            }
+        }
+        Ok(names)
     }
 
     /// ` private(..)` listing the loop iterators of `body` other than the
