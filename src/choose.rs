@@ -124,12 +124,12 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let model = opts.model.load().map_err(Error::Usage)?;
     let mut warnings = provenance_warnings(&model, opts);
     let ps = a.extents(&sizes)?;
-    let tiles: Vec<Vec<usize>> = candidates(&ps, &opts.caches).into_iter().map(|t| vec![t; d]).collect();
+    let sizes_list = candidates(&ps, &opts.caches);
+    let tiles: Vec<Vec<usize>> = sizes_list.iter().map(|&t| vec![t; d]).collect();
     let set = model.feature_set();
     let rows: Vec<Vec<f64>> = tiles.iter().map(|t| a.kernel.vector(set, &ps, t, &opts.caches)).collect();
     let predicted = model.predict(&rows);
     let best = keep_best(&predicted);
-    let sizes_list: Vec<usize> = tiles.iter().map(|t| t[0]).collect();
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
     let kept_idx = match (distrust(&model, &rows, &predicted, best[0]), rule) {
         (Some(why), Some(rule)) => {

@@ -1,6 +1,8 @@
 //! The build-integration example: a Make project that picks its tile sizes
 //! with the shipped model at build time, builds, runs and checks itself.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -104,21 +106,18 @@ fn cmake_project_chooses_tiles_at_build_time_and_reruns_only_on_change() {
 /// the kernel against the same loops in Rust, bit for bit.
 #[test]
 fn cargo_project_tiles_its_kernel_in_build_rs() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // This build's target directory: the example's dependencies are built
-    // there once (minutes on a fresh clone), then reused.
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or(repo.join("target"), PathBuf::from);
+    // The example's dependencies are built in this build's target directory
+    // once (minutes on a fresh clone), then reused.
     let cache = tempfile::tempdir().unwrap();
-    let manifest = repo.join("examples/cargo-project/Cargo.toml");
-    let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let manifest = common::root().join("examples/cargo-project/Cargo.toml");
+    let o = common::cargo()
         .args(["build", "--release", "--locked", "--manifest-path"])
         .arg(&manifest)
-        .env("CARGO_TARGET_DIR", &target)
         .env("TSS_CACHE", cache.path())
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let run = Command::new(target.join("release/tss-cargo-example")).output().unwrap();
+    let run = Command::new(common::target_dir().join("release/tss-cargo-example")).output().unwrap();
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success() && out.starts_with("ok: tiles "), "{out}");
     let tiles: Vec<usize> = out.trim()["ok: tiles ".len()..].split(',').map(|t| t.parse().unwrap()).collect();

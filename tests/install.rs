@@ -1,20 +1,19 @@
 //! An installed `tss` works without its source tree: `cargo install` into a
 //! temporary root, then predict from an empty directory with an empty home.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// `cargo install --path <repo> --root <root>`, reusing this build's target
 /// directory so that it only links (a fresh build would take minutes).
 fn install(root: &Path) -> PathBuf {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or(repo.join("target"), PathBuf::from);
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let out = common::cargo()
         .args(["install", "--locked", "--offline", "--quiet", "--path"])
-        .arg(&repo)
+        .arg(common::root())
         .arg("--root")
         .arg(root)
-        .env("CARGO_TARGET_DIR", target)
         .output()
         .unwrap();
     assert!(out.status.success(), "cargo install failed: {}", String::from_utf8_lossy(&out.stderr));

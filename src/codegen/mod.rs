@@ -609,25 +609,8 @@ impl<'a> Printer<'a> {
         let v = &dim.name;
         let body = node.for_get_body()?;
         let text = self.captured(|p| p.node(&body, depth + 1))?;
-        // In a register tile, written elements and reads invariant in this
-        // loop go to locals (see `scalar`).
-        let written = if self.jam.is_empty() { BTreeSet::new() } else { self.written_names(&body)? };
-        let kept = match self.jam.is_empty() {
-            true => None,
-            false => scalar::keep_written_in_locals(&text, &written),
-        };
-        let text = match kept {
-            Some((decls, body, stores)) => {
-                let pad = format!("{}{}", self.base, "  ".repeat(depth + 1));
-                let lines = |v: &[String]| v.iter().map(|l| format!("{pad}{l}\n")).collect::<String>();
-                format!("{}{body}{}", lines(&decls), lines(&stores))
-            }
-            None => text,
-        };
-        let hoisted = match self.jam.is_empty() {
-            true => None,
-            false => scalar::hoist_invariant_reads(&text, v, &written),
-        };
+        let (text, hoisted) =
+            if self.jam.is_empty() { (text, None) } else { self.register_locals(text, &body, v, depth)? };
         self.line(depth, &format!("{{ int tss_lb = {lb}, tss_ub = {ub};"));
         if let Some(h) = &hoisted {
             // Only when the loop runs: the original reads them only then.
@@ -646,6 +629,29 @@ impl<'a> Printer<'a> {
         self.out.push_str(hoisted.as_ref().map_or(&text, |h| &h.body));
         self.line(depth, if hoisted.is_some() { "} } }" } else { "} }" });
         Ok(())
+    }
+
+    /// In a register tile, the innermost loop's written elements and its
+    /// invariant reads go to locals (see `scalar`): the body text to print
+    /// and the reads to hoist before the loop.
+    fn register_locals(
+        &self,
+        text: String,
+        body: &ASTNode,
+        v: &str,
+        depth: usize,
+    ) -> Result<(String, Option<scalar::Hoisted>), PolyError> {
+        let written = self.written_names(body)?;
+        let text = match scalar::keep_written_in_locals(&text, &written) {
+            Some((decls, body, stores)) => {
+                let pad = format!("{}{}", self.base, "  ".repeat(depth + 1));
+                let lines = |v: &[String]| v.iter().map(|l| format!("{pad}{l}\n")).collect::<String>();
+                format!("{}{body}{}", lines(&decls), lines(&stores))
+            }
+            None => text,
+        };
+        let hoisted = scalar::hoist_invariant_reads(&text, v, &written);
+        Ok((text, hoisted))
     }
 
     /// What `print` appends to the output, taken out of it.
@@ -759,7 +765,7 @@ fn jam_offsets(jam: &[(usize, usize)]) -> Vec<Vec<(usize, i64)>> {
 
 /// Whether C expression `text` reads identifier `v`.
 fn mentions(text: &str, v: &str) -> bool {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == v)
+    scalar::identifiers(text).any(|w| w == v)
 }
 
 #[cfg(test)]

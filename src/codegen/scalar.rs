@@ -258,7 +258,7 @@ fn has_condition(text: &str) -> bool {
 }
 
 /// The identifiers of C text, in order.
-fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+pub(super) fn identifiers(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| w.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_'))
 }

@@ -28,3 +28,18 @@ pub fn compile_and_run(src: &Path, exe: &Path, args: &[&str]) -> String {
     assert!(run.status.success(), "{} failed: {:?}", src.display(), run.status);
     String::from_utf8(run.stdout).unwrap()
 }
+
+/// This build's target directory: the nested builds of the install and
+/// cargo-example tests reuse it, so they link instead of compiling anew.
+#[allow(dead_code)] // not every test binary uses it
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or(root().join("target"), PathBuf::from)
+}
+
+/// The cargo running the tests, building into [`target_dir`].
+#[allow(dead_code)]
+pub fn cargo() -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.env("CARGO_TARGET_DIR", target_dir());
+    c
+}
