@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Collects the shipped datasets in data/ on this machine: the six paper
+# Collects the shipped datasets on this machine into data/<machine>/ (the
+# directory `tss machine` names; DATA overrides it): the six paper
 # kernels, serial then parallel, training and test sets (different seeds;
 # test sets with repeated untiled baselines). Every step is resumable: rerun
 # this script after an interruption and it continues where it stopped.
@@ -14,12 +15,14 @@ BIN=${TSS_BIN:-target/release/tss}
 [ -x "$BIN" ] || cargo build --release
 mkdir -p /tmp/tss-collect && cp "$BIN" /tmp/tss-collect/tss
 TSS=/tmp/tss-collect/tss
+D=${DATA:-data/$("$TSS" machine | sed -n 's|^data directory: data/\(.*\)/$|\1|p')}
+echo "collecting into $D on: $("$TSS" machine | head -1)"
 K=polybench/paper/matmul.c,polybench/paper/gemm.c,polybench/paper/dsyrk.c,polybench/paper/dsyr2k.c,polybench/paper/tmm.c,polybench/paper/trmm.c
 
-serial_train() { "$TSS" collect --kernels $K --seed 1 --instances "$1" --out data/serial-train.csv; }
-serial_test() { "$TSS" collect --kernels $K --seed 2 --instances "$1" --baseline --out data/serial-test.csv; }
-parallel_train() { "$TSS" collect --kernels $K --seed 3 --instances "$1" --parallel --out data/parallel-train.csv; }
-parallel_test() { "$TSS" collect --kernels $K --seed 4 --instances "$1" --parallel --baseline --out data/parallel-test.csv; }
+serial_train() { "$TSS" collect --kernels $K --seed 1 --instances "$1" --out "$D/serial-train.csv"; }
+serial_test() { "$TSS" collect --kernels $K --seed 2 --instances "$1" --baseline --out "$D/serial-test.csv"; }
+parallel_train() { "$TSS" collect --kernels $K --seed 3 --instances "$1" --parallel --out "$D/parallel-train.csv"; }
+parallel_test() { "$TSS" collect --kernels $K --seed 4 --instances "$1" --parallel --baseline --out "$D/parallel-test.csv"; }
 
 # Small first passes give every kernel, mode and set some data early; later
 # passes extend the same seeds (instance k is a function of seed and k).

@@ -17,7 +17,7 @@ use crate::harness::compile::{Compiler, fnv1a};
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, Variant};
 use crate::instance::Sizes;
-use crate::machine::{Caches, MachineInfo};
+use crate::machine::{Caches, Descriptor, MachineInfo, human};
 use crate::model::saved::SavedModel;
 use crate::model::source::ModelSource;
 use crate::select::{Strategy, cache_rule, keep_best, neighbours, random_pick};
@@ -250,22 +250,31 @@ fn search(
 fn provenance_warnings(model: &SavedModel, opts: &ChooseOptions) -> Vec<String> {
     let mut w = Vec::new();
     let d = &model.meta.data;
-    let here = MachineInfo::detect();
-    if !d.cpu.is_empty() && d.cpu != here.cpu {
-        w.push(format!(
-            "the model was trained on '{}', this machine is '{}': prefer --mode t6-search, or run tss collect + tss train here",
-            d.cpu, here.cpu
-        ));
-    }
-    if let Ok(c) = Compiler::from_env()
-        && !d.cflags.is_empty()
-        && d.cflags != c.flags()
-    {
-        w.push(format!(
-            "the model was trained with CFLAGS '{}', now '{}': prefer --mode t6-search, or collect and train with these flags",
-            d.cflags,
-            c.flags()
-        ));
+    let compiler = Compiler::from_env().ok();
+    let advice = "prefer --mode t6-search, or run tss collect + tss train here";
+    if let (Some(trained), Some(c)) = (&d.machine, &compiler) {
+        let diffs = trained.differences(&Descriptor::detect(&c.version, &c.flags()));
+        if !diffs.is_empty() {
+            w.push(format!("the model was trained on another machine ({}): {advice}", diffs.join(", ")));
+        }
+    } else {
+        let here = MachineInfo::detect();
+        let caches = (d.l1d, d.l2) != (here.caches.l1d, here.caches.l2) && d.l2 != 0;
+        if !d.cpu.is_empty() && (d.cpu != here.cpu || caches) {
+            w.push(format!(
+                "the model was trained on '{}' (L2 {}), this machine is '{}' (L2 {}): {advice}",
+                d.cpu,
+                human(d.l2),
+                here.cpu,
+                human(here.caches.l2)
+            ));
+        }
+        if let Some(c) = &compiler
+            && !d.cflags.is_empty()
+            && d.cflags != c.flags()
+        {
+            w.push(format!("the model was trained with CFLAGS '{}', now '{}': {advice}", d.cflags, c.flags()));
+        }
     }
     let mode = if opts.parallel { "parallel" } else { "serial" };
     if !d.mode.is_empty() && d.mode != mode {

@@ -22,7 +22,7 @@ use crate::harness::compile::Compiler;
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, Timing, Variant};
 use crate::instance::Sizes;
-use crate::machine::{Caches, MachineInfo};
+use crate::machine::{Caches, Descriptor, MachineInfo};
 use crate::{Analysis, Error};
 
 #[derive(Clone, Debug)]
@@ -98,6 +98,17 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         analyses.push(crate::analyze(k, &src, plan.mode.is_parallel())?);
     }
     let (mut out, existing) = Appender::open(&plan.out).map_err(usage)?;
+    let compiler = Compiler::from_env().map_err(usage)?;
+    let meta = Meta {
+        cpu: MachineInfo::detect().cpu,
+        l1d: plan.caches.l1d,
+        l2: plan.caches.l2,
+        line: plan.caches.line,
+        cc: compiler.version.clone(),
+        cflags: compiler.flags(),
+    };
+    let here = Descriptor::detect(&compiler.version, &compiler.flags());
+    crate::dataset::claim(&plan.out, &existing, &here, &meta).map_err(usage)?;
     let done: HashSet<_> = existing.iter().map(Record::key).collect();
     // Untiled checksum and time per (kernel, mode, sizes), for resumed instances.
     let refs: HashMap<_, _> = existing
@@ -128,16 +139,6 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         }
     }
 
-    let compiler = Compiler::from_env().map_err(usage)?;
-    let info = MachineInfo::detect();
-    let meta = Meta {
-        cpu: info.cpu.clone(),
-        l1d: plan.caches.l1d,
-        l2: plan.caches.l2,
-        line: plan.caches.line,
-        cc: compiler.version.clone(),
-        cflags: compiler.flags(),
-    };
     let total: usize = work.iter().map(|w| w.todo.len()).sum();
     let bar = if plan.progress { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
     bar.set_style(

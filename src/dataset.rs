@@ -33,6 +33,7 @@ use std::path::{Path, PathBuf};
 
 use crate::features::FeatureSet;
 use crate::harness::Status;
+use crate::machine::Descriptor;
 
 const FIXED: [&str; 18] = [
     "kernel",
@@ -283,6 +284,95 @@ impl Appender {
     }
 }
 
+/// The descriptor file of the dataset directory that holds `path`: every
+/// CSV in a directory was measured on the machine it describes.
+pub fn machine_path(path: &Path) -> PathBuf {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).join("machine.json")
+}
+
+/// The machine that `path`'s directory belongs to, if it records one.
+pub fn machine_of(path: &Path) -> Result<Option<Descriptor>, String> {
+    let m = machine_path(path);
+    match std::fs::read_to_string(&m) {
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", m.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", m.display())),
+    }
+}
+
+/// Checks that rows measured on `here` (carrying `meta`) may join `path`,
+/// whose rows so far are `rows`: the directory's `machine.json` and every
+/// row must agree with this machine, or the error names both. Records
+/// `here` as the directory's machine when it has none yet.
+pub fn claim(path: &Path, rows: &[Record], here: &Descriptor, meta: &Meta) -> Result<(), String> {
+    let refuse = |theirs: String, diffs: Vec<String>| {
+        Err(format!(
+            "{}: measured on {theirs}, but this machine is {} (differs in {}); timings of two machines never \
+             share a file: collect into another directory, e.g. data/{}/",
+            path.display(),
+            here.summary(),
+            diffs.join(", "),
+            here.slug()
+        ))
+    };
+    let recorded = machine_of(path)?;
+    if let Some(theirs) = &recorded {
+        let diffs = theirs.differences(here);
+        if !diffs.is_empty() {
+            return refuse(theirs.summary(), diffs);
+        }
+    }
+    if let Some(r) = rows.iter().find(|r| r.meta != *meta) {
+        let m = &r.meta;
+        let pairs = [
+            ("cpu", m.cpu.clone(), meta.cpu.clone()),
+            ("L1d", m.l1d.to_string(), meta.l1d.to_string()),
+            ("L2", m.l2.to_string(), meta.l2.to_string()),
+            ("line", m.line.to_string(), meta.line.to_string()),
+            ("compiler", m.cc.clone(), meta.cc.clone()),
+            ("flags", m.cflags.clone(), meta.cflags.clone()),
+        ];
+        let diffs = pairs.into_iter().filter(|(_, a, b)| a != b).map(|(n, a, b)| format!("{n} {a} vs {b}")).collect();
+        return refuse(format!("{} ({} {}, row {} {})", m.cpu, m.cc, m.cflags, r.instance, r.tile), diffs);
+    }
+    if recorded.is_none() {
+        let m = machine_path(path);
+        let text = serde_json::to_string_pretty(here).expect("a descriptor serialises");
+        std::fs::write(&m, text + "\n").map_err(|e| format!("{}: {e}", m.display()))?;
+    }
+    Ok(())
+}
+
+/// The one machine that `paths` (holding `rows`) were measured on: their
+/// directories' descriptors and every row's machine columns must agree, so
+/// that a model never learns from two machines' timings at once.
+pub fn one_machine(paths: &[PathBuf], rows: &[Record]) -> Result<Option<Descriptor>, String> {
+    let mut found: Option<(&PathBuf, Descriptor)> = None;
+    for p in paths {
+        let Some(d) = machine_of(p)? else { continue };
+        if let Some((q, first)) = &found {
+            let diffs = first.differences(&d);
+            if !diffs.is_empty() {
+                return Err(format!(
+                    "{} and {} were measured on different machines (differs in {}); use one machine's files",
+                    q.display(),
+                    p.display(),
+                    diffs.join(", ")
+                ));
+            }
+        } else {
+            found = Some((p, d));
+        }
+    }
+    if let (Some(a), Some(b)) = (rows.first(), rows.iter().find(|r| r.meta != rows[0].meta)) {
+        return Err(format!(
+            "the rows mix machines: '{}' ({} {}) and '{}' ({} {}); use one machine's files",
+            a.meta.cpu, a.meta.cc, a.meta.cflags, b.meta.cpu, b.meta.cc, b.meta.cflags
+        ));
+    }
+    Ok(found.map(|(_, d)| d))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,5 +425,26 @@ mod tests {
         std::fs::write(&p, "a,b\n1,2\n").unwrap();
         assert!(Appender::open(&p).err().unwrap().contains("columns differ"));
         assert!(load(&p).unwrap_err().contains("no column 'kernel'"));
+    }
+
+    #[test]
+    fn a_directory_belongs_to_one_machine() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("serial.csv");
+        let r = rec("8x8x8");
+        let mut here = Descriptor::detect("cc 12", "-O3");
+        (here.cpu, here.l1d, here.l2, here.line) = (r.meta.cpu.clone(), 1, 2, 64);
+        claim(&p, std::slice::from_ref(&r), &here, &r.meta).unwrap();
+        assert_eq!(machine_of(&p).unwrap(), Some(here.clone()), "the first claim records the machine");
+        claim(&dir.path().join("parallel.csv"), &[], &here, &r.meta).unwrap();
+        let mut other = here.clone();
+        other.isa = "something-else".into();
+        let e = claim(&p, &[], &other, &r.meta).unwrap_err();
+        assert!(e.contains(&format!("isa {} vs something-else", here.isa)) && e.contains("collect into"), "{e}");
+        // Rows of another compiler are refused even where no machine.json says so.
+        let fresh = tempfile::tempdir().unwrap();
+        let meta = Meta { cc: "clang 19".into(), ..r.meta.clone() };
+        let e = claim(&fresh.path().join("x.csv"), &[r], &here, &meta).unwrap_err();
+        assert!(e.contains("compiler cc 12 vs clang 19"), "{e}");
     }
 }

@@ -68,16 +68,19 @@ pub struct ScopReport {
 /// Tiles every SCoP of `src` (the text of `file`) and returns the new file
 /// text, with everything outside the SCoPs copied through untouched.
 pub fn tile_source(file: &Path, src: &str, opts: &TileOptions) -> Result<(String, Vec<ScopReport>), Error> {
-    let scops = frontend::parse_file(src).map_err(|e| Error::Source {
-        file: file.into(),
-        line: e.line,
-        col: e.col,
-        msg: e.msg,
-    })?;
+    tile_parsed(file, src, &parse(file, src)?, opts)
+}
+
+fn parse(file: &Path, src: &str) -> Result<Vec<Scop>, Error> {
+    frontend::parse_file(src).map_err(|e| Error::Source { file: file.into(), line: e.line, col: e.col, msg: e.msg })
+}
+
+/// [`tile_source`] for SCoPs already parsed from `src`.
+fn tile_parsed(file: &Path, src: &str, scops: &[Scop], opts: &TileOptions) -> Result<(String, Vec<ScopReport>), Error> {
     let mut out = String::with_capacity(src.len() * 2);
     let mut reports = Vec::new();
     let mut last = 0;
-    for scop in &scops {
+    for scop in scops {
         let (code, report) =
             tile_scop(scop, opts).map_err(|e| Error::Poly { file: file.into(), line: scop.region.line, msg: e.0 })?;
         out.push_str(&src[last..scop.region.start]);
@@ -120,13 +123,13 @@ impl Analysis {
 /// (the first SCoP when none has one).
 pub fn analyze(file: &Path, src: &str, parallel: bool) -> Result<Analysis, Error> {
     let opts = TileOptions { parallel, ..TileOptions::default() };
-    let (tiled, reports) = tile_source(file, src, &opts)?;
-    let mut scops = frontend::parse_file(src).map_err(|e| Error::Source {
-        file: file.into(),
-        line: e.line,
-        col: e.col,
-        msg: e.msg,
-    })?;
+    let mut scops = parse(file, src)?;
+    // The harness's driver puts the SCoP in a function of its own, which
+    // declares none of the file's variables: the tiled code declares all.
+    for s in &mut scops {
+        s.declared_outside.clear();
+    }
+    let (tiled, reports) = tile_parsed(file, src, &scops, &opts)?;
     let hot = reports.iter().position(|r| r.bands.iter().any(|b| b.tiled)).unwrap_or(0);
     let scop = scops.swap_remove(hot);
     let report = reports.into_iter().nth(hot).expect("one report per SCoP");

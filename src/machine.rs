@@ -75,6 +75,176 @@ impl MachineInfo {
     }
 }
 
+/// Everything that makes timings from two machines incomparable: CPU, vector
+/// ISA, caches, cores, compiler and flags. A dataset directory holds rows of
+/// one descriptor (`machine.json`), and its [`Descriptor::slug`] names the
+/// directory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Descriptor {
+    /// `model name` of `/proc/cpuinfo` (`AMD EPYC`: not enough on its own,
+    /// Zen 3 and Zen 4 cloud parts both report it).
+    pub cpu: String,
+    pub vendor: String,
+    /// `cpu family` and `model` of `/proc/cpuinfo`; `None` when not recorded.
+    pub family: Option<u32>,
+    pub model: Option<u32>,
+    /// Widest vector extension: `avx512`, `avx2`, `avx`, `sse2`, `sve`, `neon`, `scalar`.
+    pub isa: String,
+    pub vector_bits: u32,
+    /// Per-core data cache bytes, and the shared L3 (`None` when absent).
+    pub l1d: u64,
+    pub l2: u64,
+    pub l3: Option<u64>,
+    pub line: u64,
+    pub cores: usize,
+    /// First line of `cc --version`, and the flags every kernel is built with.
+    pub cc: String,
+    pub cflags: String,
+    /// How the descriptor was made when not by detection.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl Descriptor {
+    /// This machine, with the compiler `cc` (its `--version` line) and `cflags`.
+    pub fn detect(cc: &str, cflags: &str) -> Descriptor {
+        let info = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let field = |name: &str| {
+            info.lines()
+                .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        };
+        let flags = field("flags").or_else(|| field("Features")).unwrap_or_default();
+        let (isa, vector_bits) = isa(&flags.split_whitespace().collect::<Vec<_>>());
+        let caches = Caches::detect();
+        Descriptor {
+            cpu: field("model name").unwrap_or_else(|| "unknown".into()),
+            vendor: field("vendor_id").or_else(|| field("CPU implementer")).unwrap_or_else(|| "unknown".into()),
+            family: field("cpu family").and_then(|v| v.parse().ok()),
+            model: field("model").and_then(|v| v.parse().ok()),
+            isa: isa.into(),
+            vector_bits,
+            l1d: caches.l1d,
+            l2: caches.l2,
+            l3: cache_bytes(3),
+            line: caches.line,
+            cores: cores(),
+            cc: cc.into(),
+            cflags: cflags.into(),
+            note: String::new(),
+        }
+    }
+
+    /// A directory name for this machine's data and models:
+    /// `amd-epyc-avx2-l2-512k`. Machines that share it but differ elsewhere
+    /// are told apart by [`Descriptor::differences`].
+    pub fn slug(&self) -> String {
+        let name: Vec<String> = self
+            .cpu
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty() && !["r", "tm", "cpu", "processor", "core"].contains(&w.to_lowercase().as_str()))
+            .take(4)
+            .map(str::to_lowercase)
+            .collect();
+        format!(
+            "{}-{}-l2-{}",
+            name.join("-"),
+            self.isa,
+            human(self.l2).to_lowercase().replace(' ', "").replace("ib", "")
+        )
+    }
+
+    /// One line for messages: `AMD EPYC (family 25 model 1), avx2, L1d 32 KiB, ...`.
+    pub fn summary(&self) -> String {
+        let id = match (self.family, self.model) {
+            (Some(f), Some(m)) => format!(" (family {f} model {m})"),
+            _ => String::new(),
+        };
+        let l3 = self.l3.map(|b| format!(", L3 {}", human(b))).unwrap_or_default();
+        format!(
+            "{}{id}, {} {}-bit, L1d {}, L2 {}{l3}, {} cores; {} {}",
+            self.cpu,
+            self.isa,
+            self.vector_bits,
+            human(self.l1d),
+            human(self.l2),
+            self.cores,
+            self.cc,
+            self.cflags
+        )
+    }
+
+    /// The fields in which `other` differs from `self`, as `name: ours vs
+    /// theirs`; fields either side did not record are not compared.
+    pub fn differences(&self, other: &Descriptor) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cmp = |name: &str, a: String, b: String| {
+            if a != b {
+                out.push(format!("{name} {a} vs {b}"));
+            }
+        };
+        cmp("cpu", self.cpu.clone(), other.cpu.clone());
+        if let (Some(a), Some(b)) = (self.family, other.family) {
+            cmp("family", a.to_string(), b.to_string());
+        }
+        if let (Some(a), Some(b)) = (self.model, other.model) {
+            cmp("model", a.to_string(), b.to_string());
+        }
+        cmp("isa", self.isa.clone(), other.isa.clone());
+        cmp("L1d", human(self.l1d), human(other.l1d));
+        cmp("L2", human(self.l2), human(other.l2));
+        if let (Some(a), Some(b)) = (self.l3, other.l3) {
+            cmp("L3", human(a), human(b));
+        }
+        cmp("cores", self.cores.to_string(), other.cores.to_string());
+        cmp("compiler", self.cc.clone(), other.cc.clone());
+        cmp("flags", self.cflags.clone(), other.cflags.clone());
+        out
+    }
+}
+
+/// The widest vector extension in a `/proc/cpuinfo` flag list, and its width.
+fn isa(flags: &[&str]) -> (&'static str, u32) {
+    let has = |f: &str| flags.contains(&f);
+    if has("avx512f") {
+        ("avx512", 512)
+    } else if has("avx2") {
+        ("avx2", 256)
+    } else if has("avx") {
+        ("avx", 256)
+    } else if has("sve") {
+        ("sve", 128)
+    } else if has("asimd") {
+        ("neon", 128)
+    } else if has("sse2") {
+        ("sse2", 128)
+    } else {
+        ("scalar", 64)
+    }
+}
+
+/// The size of the cache at `level` of cpu0, if sysfs lists one.
+fn cache_bytes(level: u32) -> Option<u64> {
+    let base = "/sys/devices/system/cpu/cpu0/cache";
+    (0..8).find_map(|idx| {
+        let read = |f: &str| fs::read_to_string(format!("{base}/index{idx}/{f}")).ok();
+        (read("level")?.trim() == level.to_string()).then_some(())?;
+        parse_bytes(&read("size")?)
+    })
+}
+
+/// `524288` -> `512 KiB`, `33554432` -> `32 MiB`.
+pub fn human(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1 << 10 && bytes.is_multiple_of(1 << 10) {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
 /// Cores available to this process (what OpenMP should use in parallel mode).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
@@ -91,6 +261,21 @@ mod tests {
         assert_eq!(parse_bytes("64"), Some(64));
         assert_eq!(parse_bytes("x"), None);
         assert_eq!(parse_bytes("0K"), None);
+    }
+
+    #[test]
+    fn descriptors_name_their_differences() {
+        let here = Descriptor::detect("cc 12", "-O3");
+        assert!(here.vector_bits >= 64 && !here.cpu.is_empty(), "{here:?}");
+        let mut zen4 = here.clone();
+        (zen4.cpu, zen4.isa, zen4.l2, zen4.family) = ("AMD EPYC".into(), "avx512".into(), 1 << 20, None);
+        assert_eq!(zen4.slug(), "amd-epyc-avx512-l2-1m");
+        let d = here.differences(&zen4);
+        assert_eq!(d.iter().any(|x| x.starts_with("L2 ")), here.l2 != 1 << 20, "{d:?}");
+        assert!(!d.iter().any(|x| x.starts_with("family")), "unrecorded fields are not compared: {d:?}");
+        assert!(here.differences(&here).is_empty());
+        assert_eq!(human(512 << 10), "512 KiB");
+        assert_eq!(isa(&["sse2", "avx", "avx2"]), ("avx2", 256));
     }
 
     #[test]

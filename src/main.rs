@@ -282,6 +282,15 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         plots: Option<PathBuf>,
     },
+    /// Describe this machine as tss records it with data and models (CPU,
+    /// vector ISA, caches, cores, compiler and flags from $CC and $CFLAGS),
+    /// the data directory its timings belong in, and whether the default
+    /// models were trained on such a machine.
+    Machine {
+        /// Print the descriptor as JSON (a data directory's `machine.json`).
+        #[arg(long)]
+        json: bool,
+    },
     /// Internal: the measurement worker (reads a job on stdin).
     #[command(hide = true)]
     Worker,
@@ -511,6 +520,16 @@ fn run(cli: Cli) -> Result<(), Error> {
                     write_if_changed(&out, &c.code)?;
                     eprintln!("tss: wrote {}", out.display());
                 }
+            }
+            Ok(())
+        }
+        Command::Machine { json } => {
+            let c = Compiler::from_env().map_err(Error::Usage)?;
+            let here = tss::machine::Descriptor::detect(&c.version, &c.flags());
+            if json {
+                println!("{}", serde_json::to_string_pretty(&here).expect("a descriptor serialises"));
+            } else {
+                print!("{}", tss::model::source::describe_machine(&here));
             }
             Ok(())
         }

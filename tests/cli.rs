@@ -43,6 +43,49 @@ fn unsupported_input_gets_one_line_errors() {
     assert!(tile_error("for (i = 0; i < N; i++) for (i = 0; i < N; i++) A[i] = 0;").contains("reused"));
 }
 
+/// The function's own `int` iterators are reused, not shadowed (gcc
+/// `-Wall -Werror` passes and the tiled code still prints what the original
+/// prints), and reading one after the SCoP is refused where it happens.
+#[test]
+fn iterators_declared_by_the_function() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = |tail: &str| {
+        format!(
+            "#include <stdio.h>\nstatic double A[40][40];\nint main(void)\n{{\n  int i, j, n = 37;\n  long k = 5;\n\
+             #pragma scop\n  for (i = 0; i < n; i++)\n    for (j = 1; j < n; j++)\n      \
+             A[i][j] = A[i][j - 1] + i * 0.5 + k;\n#pragma endscop\n{tail}  \
+             printf(\"%a %a\\n\", A[36][36], A[3][17]);\n  return 0;\n}}\n"
+        )
+    };
+    let f = write(&dir, "ok.c", &kernel("  for (i = 0; i < 2; i++)\n    A[i][0] = i;\n"));
+    for flags in [&["--tile", "7,3"][..], &["--tile", "5", "--parallel"]] {
+        let out = dir.path().join("ok.tiled.c");
+        let (ok, _, err) = tss(&[&["tile", &f, "-o", out.to_str().unwrap()][..], flags].concat());
+        assert!(ok, "{err}");
+        let code = std::fs::read_to_string(&out).unwrap();
+        assert!(code.contains("{\n  int i_t, j_t;\n"), "i or j redeclared:\n{code}");
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        let outputs: Vec<String> = [f.as_str(), out.to_str().unwrap()]
+            .iter()
+            .map(|src| {
+                let exe = dir.path().join("a.out");
+                let c = Command::new(&cc)
+                    .args(["-Wall", "-Wno-unknown-pragmas", "-Werror", "-fopenmp", src, "-o"])
+                    .arg(&exe)
+                    .output()
+                    .unwrap();
+                assert!(c.status.success(), "{src}: {}", String::from_utf8_lossy(&c.stderr));
+                String::from_utf8(Command::new(&exe).output().unwrap().stdout).unwrap()
+            })
+            .collect();
+        assert_eq!(outputs[0], outputs[1]);
+    }
+    let f = write(&dir, "bad.c", &kernel("  A[0][0] = j;\n"));
+    let (ok, _, err) = tss(&["tile", &f]);
+    assert!(!ok, "a read of j after the SCoP was accepted");
+    assert!(err.trim().ends_with("bad.c:12:13: 'j', an iterator of the SCoP at line 7, is read after it, but tiled loops leave it with another value; assign 'j' before this use"), "{err}");
+}
+
 #[test]
 fn file_problems_are_reported() {
     let (ok, _, err) = tss(&["tile", "/nonexistent/x.c"]);

@@ -91,7 +91,9 @@ pub fn generate(
     let printed = printed.into_iter().collect::<Result<Vec<_>, _>>()?;
     let mut p = Printer::new(scop, &[], opts);
     p.preamble(tiled);
-    let vars: BTreeSet<&String> = printed.iter().flat_map(|p| &p.vars).collect();
+    // Iterators the function declares itself are assigned, not shadowed.
+    let vars: BTreeSet<&String> =
+        printed.iter().flat_map(|p| &p.vars).filter(|v| !scop.declared_outside.contains(*v)).collect();
     let _ = writeln!(p.out, "{}{{", p.base);
     if !vars.is_empty() {
         let _ = writeln!(p.out, "{}  int {};", p.base, vars.into_iter().cloned().collect::<Vec<_>>().join(", "));

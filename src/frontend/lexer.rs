@@ -32,6 +32,19 @@ const PUNCTS: [&str; 44] = [
 
 /// Splits `src[start..end]` into tokens. `line0` is the 1-based line of `start`.
 pub fn lex(src: &str, start: usize, end: usize, line0: usize) -> Result<Vec<Token>, SourceError> {
+    lex_with(src, start, end, line0, false)
+}
+
+/// Tokens of code outside a SCoP, which tss only scans for declarations and
+/// uses: preprocessor lines and characters the SCoP grammar does not know
+/// are skipped instead of being errors, and an unterminated literal ends
+/// the scan.
+pub fn lex_outside(src: &str, start: usize, end: usize) -> Vec<Token> {
+    let line0 = src[..start].matches('\n').count() + 1;
+    lex_with(src, start, end, line0, true).unwrap_or_default()
+}
+
+fn lex_with(src: &str, start: usize, end: usize, line0: usize, lenient: bool) -> Result<Vec<Token>, SourceError> {
     let bytes = src.as_bytes();
     let mut toks = Vec::new();
     let (mut i, mut line, mut line_start) = (start, line0, start);
@@ -55,7 +68,9 @@ pub fn lex(src: &str, start: usize, end: usize, line0: usize) -> Result<Vec<Toke
                 i += 1;
             }
         } else if src[i..end].starts_with("/*") {
-            let close = src[i + 2..end].find("*/").ok_or_else(|| err("unterminated comment".into()))?;
+            let Some(close) = src[i + 2..end].find("*/") else {
+                return if lenient { Ok(toks) } else { Err(err("unterminated comment".into())) };
+            };
             for b in &bytes[i..i + 2 + close + 2] {
                 if *b == b'\n' {
                     line += 1;
@@ -66,6 +81,15 @@ pub fn lex(src: &str, start: usize, end: usize, line0: usize) -> Result<Vec<Toke
                 line_start = i + nl + 1;
             }
             i = next;
+        } else if c == b'#' && lenient {
+            // A directive ends at a newline not escaped by a backslash.
+            while i < end && !(bytes[i] == b'\n' && bytes[i - 1] != b'\\') {
+                if bytes[i] == b'\n' {
+                    line += 1;
+                    line_start = i + 1;
+                }
+                i += 1;
+            }
         } else if c == b'#' {
             return Err(err("preprocessor directive inside a SCoP is not supported".into()));
         } else if c.is_ascii_alphabetic() || c == b'_' {
@@ -98,13 +122,15 @@ pub fn lex(src: &str, start: usize, end: usize, line0: usize) -> Result<Vec<Toke
                 i += if bytes[i] == b'\\' { 2 } else { 1 };
             }
             if i >= end {
-                return Err(err("unterminated literal".into()));
+                return if lenient { Ok(toks) } else { Err(err("unterminated literal".into())) };
             }
             i += 1;
             toks.push(Token { tok: Tok::Other(src[s..i].to_string()), start: s, end: i, line, col });
         } else if let Some(p) = PUNCTS.iter().find(|p| src[i..end].starts_with(**p)) {
             toks.push(Token { tok: Tok::Punct(p), start: i, end: i + p.len(), line, col });
             i += p.len();
+        } else if lenient {
+            i += src[i..].chars().next().map_or(1, char::len_utf8);
         } else {
             return Err(err(format!("unexpected character '{}'", src[i..].chars().next().unwrap_or('?'))));
         }

@@ -7,10 +7,11 @@
 //! region is left to be copied through untouched.
 
 pub mod affine;
+pub mod context;
 pub mod lexer;
 pub mod parser;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use affine::{Aff, Cond};
 use lexer::{Tok, Token};
@@ -51,6 +52,10 @@ pub struct Scop {
     /// Scalars the statements read but never write (`alpha`, `beta`): inputs
     /// a driver must supply. All-capital names are taken for macros.
     pub scalars: Vec<String>,
+    /// Iterators the enclosing function declares as plain `int` (and does
+    /// not read after the SCoP): the tiled code assigns them rather than
+    /// declaring its own, so the function's declaration stays used.
+    pub declared_outside: BTreeSet<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -177,8 +182,27 @@ fn parse_region(src: &str, region: Region, (body, end, line): Body) -> Result<Sc
     }
     let identifiers =
         toks.iter().filter_map(|t| if let Tok::Ident(s) = &t.tok { Some(s.clone()) } else { None }).collect();
-    let mut iterators = BTreeSet::new();
-    loop_iterators(&nodes, &mut iterators);
+    let mut loops = BTreeMap::new();
+    loop_iterators(&nodes, &mut loops);
+    let iterators: BTreeSet<String> = loops.keys().cloned().collect();
+    let outer: BTreeSet<String> = loops.into_iter().filter(|&(_, outer)| outer).map(|(n, _)| n).collect();
+    let (ints, blocks) = context::ints_in_scope(src, region.start);
+    if let Some(t) = context::first_read_after(src, region.end, blocks, &outer) {
+        let name = match &t.tok {
+            Tok::Ident(n) => n.as_str(),
+            _ => "?",
+        };
+        return Err(SourceError {
+            line: t.line,
+            col: t.col,
+            msg: format!(
+                "'{name}', an iterator of the SCoP at line {}, is read after it, but tiled loops leave it \
+                 with another value; assign '{name}' before this use",
+                region.line
+            ),
+        });
+    }
+    let declared_outside = outer.intersection(&ints).cloned().collect();
     let mut b =
         Builder { src, toks: &toks, end_line, stmts: Vec::new(), params: Vec::new(), rhs: Vec::new(), iterators };
     let mut ctx = Ctx::default();
@@ -187,15 +211,18 @@ fn parse_region(src: &str, region: Region, (body, end, line): Body) -> Result<Sc
         b.node(n, &mut ctx)?;
         ctx.sched.pop();
     }
-    b.finish(region, identifiers)
+    let mut scop = b.finish(region, identifiers)?;
+    scop.declared_outside = declared_outside;
+    Ok(scop)
 }
 
-/// Every loop iterator of the SCoP.
-fn loop_iterators(nodes: &[Node], out: &mut BTreeSet<String>) {
+/// Every loop iterator of the SCoP, and whether some loop uses it without
+/// declaring it (so it is the enclosing function's variable).
+fn loop_iterators(nodes: &[Node], out: &mut BTreeMap<String, bool>) {
     for n in nodes {
         match n {
             Node::For(f) => {
-                out.insert(f.iter.clone());
+                *out.entry(f.iter.clone()).or_default() |= !f.declares;
                 loop_iterators(std::slice::from_ref(&f.body), out);
             }
             Node::If(i) => {
@@ -433,7 +460,14 @@ impl Builder<'_> {
                 self.err_at_ident(p, format!("'{p}' is used as a size or subscript but also assigned in the SCoP"))
             );
         }
-        Ok(Scop { region, params: self.params, statements: self.stmts, identifiers, scalars })
+        Ok(Scop {
+            region,
+            params: self.params,
+            statements: self.stmts,
+            identifiers,
+            scalars,
+            declared_outside: BTreeSet::new(),
+        })
     }
 }
 

@@ -21,6 +21,8 @@ pub struct For {
     /// Token index of the `for` keyword (for error positions).
     pub pos: usize,
     pub iter: String,
+    /// `for (int i = ...)`: the loop declares its own iterator.
+    pub declares: bool,
     pub init: Aff,
     pub cond: Cond,
     /// +1 or -1.
@@ -165,7 +167,8 @@ impl<'a> Parser<'a> {
         let pos = self.pos;
         self.pos += 1;
         self.expect("(")?;
-        if matches!(self.peek(), Some(Tok::Ident(t)) if t == "int" || t == "long" || t == "unsigned") {
+        let declares = matches!(self.peek(), Some(Tok::Ident(t)) if t == "int" || t == "long" || t == "unsigned");
+        if declares {
             self.pos += 1;
         }
         let iter = self.ident()?;
@@ -197,7 +200,7 @@ impl<'a> Parser<'a> {
         }
         self.expect(")")?;
         let body = self.statement()?.unwrap_or(Node::Block(Vec::new()));
-        Ok(Node::For(For { pos, iter, init, cond, step, body: Box::new(body) }))
+        Ok(Node::For(For { pos, iter, declares, init, cond, step, body: Box::new(body) }))
     }
 
     /// `i++`, `++i`, `i += 1`, `i = i + 1` and their decrementing forms.

@@ -83,10 +83,25 @@ pub fn program(seed: u64) -> Program {
         g.statement(&scope, 1);
     }
     let sizes = (0..2).map(|_| [g.rng.random_range(2..=MAX_PARAM), g.rng.random_range(2..=MAX_PARAM)]).collect();
-    Program { source: wrap(&g.out), sizes }
+    let decl = g.pick(&["int", "int", "int", "long", "register int"]);
+    let tail = g.tail();
+    Program { source: wrap_with(&g.out, decl, &tail), sizes }
 }
 
 impl Gen {
+    /// Code after the SCoP that uses an iterator: read after a fresh
+    /// assignment (fine), read as the SCoP leaves it (tss must refuse), or
+    /// nothing.
+    fn tail(&mut self) -> String {
+        let it = self.pick(&ITERS);
+        match self.rng.random_range(0..10) {
+            0 => format!("  for ({it} = 0; {it} < 3; {it}++)\n    t += 0.5 * {it};\n"),
+            1 => format!("  {it} = 2;\n  t += {it};\n"),
+            2 => format!("  t += {it};\n"),
+            _ => String::new(),
+        }
+    }
+
     fn chance(&mut self, p: f64) -> bool {
         self.rng.random_bool(p)
     }
@@ -300,6 +315,12 @@ impl Gen {
 /// compilation serves every tile configuration), and the output is a
 /// 64-bit FNV-1a hash of every array's bytes and the scalars' bits.
 pub fn wrap(body: &str) -> String {
+    wrap_with(body, "int", "")
+}
+
+/// [`wrap`] with the iterators declared as `decl` (`int`, `long`) and
+/// `tail` run after the SCoP, before the scalars are stored.
+pub fn wrap_with(body: &str, decl: &str, tail: &str) -> String {
     let w = 2 * RADIUS;
     let mut s = String::new();
     s.push_str("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
@@ -311,10 +332,14 @@ pub fn wrap(body: &str) -> String {
         s.push_str(&format!("static double {name}_s{dims};\n"));
     }
     s.push_str("static double (*A)[W], (*B)[W], (*C)[W], *x, *y;\n\n");
-    s.push_str("static void kernel(int N, int M, double *out_s, double *out_t)\n{\n  int i, j, k, l;\n");
+    s.push_str(&format!(
+        "static void kernel(int N, int M, double *out_s, double *out_t)\n{{\n  {decl} i = 1, j = 2, k = 3, l = 4;\n"
+    ));
     s.push_str("  double s = 0.5, t = -0.25;\n#pragma scop\n");
     s.push_str(body);
-    s.push_str("#pragma endscop\n  *out_s = s;\n  *out_t = t;\n}\n\n");
+    s.push_str("#pragma endscop\n");
+    s.push_str(tail);
+    s.push_str("  *out_s = s;\n  *out_t = t;\n}\n\n");
     s.push_str(
         "static unsigned long long fnv(const void *p, size_t n)\n{\n  const unsigned char *b = p;\n  \
          unsigned long long h = 1469598103934665603ULL;\n  for (size_t q = 0; q < n; q++) {\n    h ^= b[q];\n    \

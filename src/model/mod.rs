@@ -261,6 +261,7 @@ pub fn fit(
     let (_, val_idx) = train::split(&samples, cfg.validation, cfg.seed);
     let val_groups: BTreeSet<&str> = val_idx.iter().map(|&i| samples[i].group.as_str()).collect();
     let trained = train::train(&samples, &cfg, progress)?;
+    let machine = crate::dataset::one_machine(data, &records)?;
     let first = records.first().map(|r| r.meta.clone()).unwrap_or_default();
     let data_info = saved::Provenance {
         files: list,
@@ -274,6 +275,7 @@ pub fn fit(
         line: first.line,
         cc: first.cc,
         cflags: first.cflags,
+        machine,
     };
     let meta = saved::ModelMeta {
         format: saved::FORMAT,

@@ -32,6 +32,10 @@ pub struct Provenance {
     pub line: u64,
     pub cc: String,
     pub cflags: String,
+    /// The data directory's `machine.json` (models trained before it existed
+    /// have only the fields above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<crate::machine::Descriptor>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

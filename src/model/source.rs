@@ -3,6 +3,8 @@
 //! installed `tss` needs no source tree.
 
 use std::fmt;
+
+use crate::machine::{Descriptor, human};
 use std::path::PathBuf;
 
 use super::saved::{SavedModel, weight_files};
@@ -116,6 +118,47 @@ pub fn describe_defaults() -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Whether model `m` was trained on a machine like `here`, in words.
+pub fn fit_to(m: &SavedModel, here: &Descriptor) -> String {
+    let d = &m.meta.data;
+    match &d.machine {
+        Some(trained) => {
+            let diffs = trained.differences(here);
+            if diffs.is_empty() {
+                "trained on this kind of machine".into()
+            } else {
+                format!("trained on another machine ({}): T1 may pick worse tiles here", diffs.join(", "))
+            }
+        }
+        None if d.cpu == here.cpu && d.l1d == here.l1d && d.l2 == here.l2 => {
+            format!("trained on '{}' with the same caches (no full machine record)", d.cpu)
+        }
+        None => format!(
+            "trained on '{}' (L1d {}, L2 {}), not this machine: T1 may pick worse tiles here",
+            d.cpu,
+            human(d.l1d),
+            human(d.l2)
+        ),
+    }
+}
+
+/// `tss machine`: this machine as tss records it, its data directory name,
+/// and how the default models fit it.
+pub fn describe_machine(here: &Descriptor) -> String {
+    let mut out = format!("this machine: {}\ndata directory: data/{}/\n", here.summary(), here.slug());
+    for parallel in [false, true] {
+        let src = ModelSource::default_for(parallel);
+        let mode = if parallel { "parallel" } else { "serial" };
+        let line = match src.load() {
+            Ok(m) => format!("{mode} model ({src}): {}", fit_to(&m, here)),
+            Err(e) => format!("{mode} model: {e}"),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
