@@ -41,6 +41,13 @@ pub struct Plan {
     pub policy: Policy,
     pub out: PathBuf,
     pub progress: bool,
+    /// Time only this many of each instance's candidates, a seeded sample
+    /// spread over the sizes (`None`: all). Quick adaptation wants many
+    /// instances more than full rankings.
+    pub sample: Option<usize>,
+    /// Stop before starting an instance after this moment (the rows so far
+    /// are kept; rerunning resumes).
+    pub deadline: Option<Instant>,
 }
 
 /// What a finished (or resumed) sweep did.
@@ -52,6 +59,8 @@ pub struct Summary {
     pub wall_seconds: f64,
     /// Sum of the measured kernel run times.
     pub kernel_seconds: f64,
+    /// The deadline stopped the sweep before every instance was measured.
+    pub stopped: bool,
 }
 
 /// The problem sizes of instance `k` of `kernel`: seeded, reproducible.
@@ -79,6 +88,22 @@ pub fn variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, non_cubic: usize, 
         }
     }
     out
+}
+
+/// `n` of `all`, one drawn from each of `n` equal slices of the list (the
+/// candidates are in ascending size), so small and large tiles are all
+/// represented; seeded.
+fn spread_sample(all: Vec<Variant>, n: usize, seed: u64) -> Vec<Variant> {
+    if n >= all.len() || n == 0 {
+        return all;
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..n)
+        .map(|k| {
+            let (lo, hi) = (k * all.len() / n, ((k + 1) * all.len() / n).max(k * all.len() / n + 1));
+            all[rng.random_range(lo..hi)].clone()
+        })
+        .collect()
 }
 
 struct Work {
@@ -126,7 +151,11 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             let sizes = draw_sizes(&a.scop.params, &name, plan.seed, k, plan.range);
             let ps = a.extents(&sizes)?;
             let mut all = vec![Variant::Untiled];
-            all.extend(variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64)));
+            let mut tiled = variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64));
+            if let Some(n) = plan.sample {
+                tiled = spread_sample(tiled, n, plan.seed ^ ((k as u64) << 20) ^ (ki as u64));
+            }
+            all.extend(tiled);
             let key = |v: &Variant| (name.clone(), mode.clone(), sizes.to_string(), v.to_string());
             let n_all = all.len();
             let todo: Vec<Variant> = all.into_iter().filter(|v| !done.contains(&key(v))).collect();
@@ -140,12 +169,15 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
     }
 
     let total: usize = work.iter().map(|w| w.todo.len()).sum();
-    let bar = if plan.progress { ProgressBar::new(total as u64) } else { ProgressBar::hidden() };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} rows, ETA {eta} {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
+    // With a deadline the bar counts seconds of the budget, not rows.
+    let budget = plan.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs().max(1));
+    let bar = if plan.progress { ProgressBar::new(budget.unwrap_or(total as u64)) } else { ProgressBar::hidden() };
+    let template = if budget.is_some() {
+        "{elapsed_precise} [{bar:30}] of the time budget, ETA {eta} {msg}"
+    } else {
+        "{elapsed_precise} [{bar:30}] {pos}/{len} rows, ETA {eta} {msg}"
+    };
+    bar.set_style(ProgressStyle::with_template(template).expect("valid template").progress_chars("=> "));
     let mut summary = Summary { skipped, ..Summary::default() };
     let start = Instant::now();
     let sessions: Vec<Session> = analyses
@@ -155,6 +187,10 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         .map_err(usage)?;
     let mut rows_done = 0usize;
     for (wi, w) in work.iter().enumerate() {
+        if plan.deadline.is_some_and(|d| Instant::now() >= d) {
+            summary.stopped = true;
+            break;
+        }
         let a = &analyses[w.kernel];
         let name = stem(&a.file);
         bar.set_message(format!("{name} {}", w.sizes));
@@ -204,7 +240,11 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
                 if let Err(e) = out.append(&rec) {
                     failure.get_or_insert(e);
                 }
-                bar.inc(1);
+                if budget.is_some() {
+                    bar.set_position(start.elapsed().as_secs());
+                } else {
+                    bar.inc(1);
+                }
             });
         if let Some(e) = failure {
             return Err(Error::Usage(e));
@@ -219,11 +259,17 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         if bar.is_hidden() && plan.progress {
             // No terminal (e.g. nohup): one line per instance instead of a bar.
             let elapsed = start.elapsed().as_secs_f64();
-            let eta = elapsed / rows_done as f64 * total.saturating_sub(rows_done) as f64;
+            let eta = match plan.deadline {
+                Some(d) => d.saturating_duration_since(Instant::now()).as_secs_f64(),
+                None => elapsed / rows_done as f64 * total.saturating_sub(rows_done) as f64,
+            };
+            let (of, rows) = match plan.deadline {
+                Some(_) => (String::new(), format!("{rows_done} rows")),
+                None => (format!("/{}", work.len()), format!("{rows_done}/{total} rows")),
+            };
             eprintln!(
-                "tss: [{}/{}] {name} {} done; {rows_done}/{total} rows, {:.0} min elapsed, ETA {:.0} min",
+                "tss: [{}{of}] {name} {} done; {rows}, {:.0} min elapsed, {:.0} min left",
                 wi + 1,
-                work.len(),
                 w.sizes,
                 elapsed / 60.0,
                 eta / 60.0
@@ -243,4 +289,22 @@ fn say(bar: &ProgressBar, msg: String) {
 /// `polybench/paper/matmul.c` -> `matmul`.
 pub fn stem(p: &Path) -> String {
     p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_spread_over_the_sizes() {
+        let all: Vec<Variant> = (1..=32).map(|t| Variant::Tiled(Config::tiled(vec![8 * t; 3]))).collect();
+        let s = spread_sample(all.clone(), 8, 7);
+        assert_eq!(s.len(), 8);
+        for (k, v) in s.iter().enumerate() {
+            let at = all.iter().position(|a| a == v).unwrap();
+            assert!((4 * k..4 * k + 4).contains(&at), "sample {k} is candidate {at}, outside its slice");
+        }
+        assert_eq!(s, spread_sample(all.clone(), 8, 7), "seeded");
+        assert_eq!(spread_sample(all.clone(), 40, 7), all, "asking for more keeps all");
+    }
 }

@@ -16,6 +16,7 @@
 //! [`tile_source`] tiles a file's text and [`analyze`] prepares its hot SCoP
 //! for the later stages; the `tss` binary is a thin command-line layer.
 
+pub mod adapt;
 pub mod choose;
 pub mod codegen;
 pub mod collect;

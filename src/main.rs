@@ -230,8 +230,9 @@ enum Command {
         /// Parallel code and the parallel model.
         #[arg(long)]
         parallel: bool,
-        /// Model directory (default: $TSS_MODEL_DIR/<mode>, else the model built
-        /// into tss; `tss --version` says where it was trained).
+        /// Model directory (default: $TSS_MODEL_DIR/<mode>, else the model
+        /// `tss adapt` fitted to this machine, else the model built into tss;
+        /// `tss machine` says which applies and where it was trained).
         #[arg(long)]
         model: Option<PathBuf>,
         /// Print the choice as JSON.
@@ -281,6 +282,34 @@ enum Command {
         /// Also write the figures (SVG and PNG) into this directory.
         #[arg(long, value_name = "DIR")]
         plots: Option<PathBuf>,
+    },
+    /// Fit the built-in model to this machine in minutes: time a sample of
+    /// candidate tiles of the paper's kernels here (resumable; rows kept in
+    /// the cache), fine-tune the model on them, and save it where `tss
+    /// predict` and the build plugins pick it up on this machine.
+    Adapt {
+        /// How long to measure (`10m`, `90s`, `1h`; a bare number is minutes).
+        #[arg(long, default_value = "10m", value_parser = duration)]
+        budget: Duration,
+        /// Adapt the parallel model (OpenMP, one thread per core).
+        #[arg(long)]
+        parallel: bool,
+        /// Candidate tiles timed per instance, spread over the sizes.
+        #[arg(long, default_value_t = 8)]
+        per_instance: usize,
+        /// Seed of the instances (rerunning with the same seed adds to the rows).
+        #[arg(long, default_value_t = 1000)]
+        seed: u64,
+        /// Range every problem size is drawn from (the built-in models' 1024..2048).
+        #[arg(long, default_value = "1024..2048", value_name = "LO..HI")]
+        range: String,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+        #[command(flatten)]
+        timing: TimingArgs,
+        #[command(flatten)]
+        caches: CacheArgs,
     },
     /// Describe this machine as tss records it with data and models (CPU,
     /// vector ISA, caches, cores, compiler and flags from $CC and $CFLAGS),
@@ -334,6 +363,25 @@ impl CacheArgs {
     fn resolve(&self) -> Caches {
         let d = Caches::detect();
         Caches { l1d: self.l1.unwrap_or(d.l1d), l2: self.l2.unwrap_or(d.l2), line: self.line.unwrap_or(d.line) }
+    }
+}
+
+/// `10m`, `90s`, `1h`, `1.5m`; a bare number is minutes.
+fn duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (num, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c),
+        _ => (t, 'm'),
+    };
+    let secs = match unit {
+        's' => 1.0,
+        'm' => 60.0,
+        'h' => 3600.0,
+        _ => return Err(format!("'{s}': the unit is s, m or h (e.g. 10m)")),
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v * secs)),
+        _ => Err(format!("'{s}' is not a duration (e.g. 10m, 90s, 1h)")),
     }
 }
 
@@ -439,6 +487,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 policy: timing.policy(),
                 out: out.clone(),
                 progress: !quiet,
+                sample: None,
+                deadline: None,
             };
             let s = tss::collect::collect(&plan)?;
             eprintln!(
@@ -521,6 +571,21 @@ fn run(cli: Cli) -> Result<(), Error> {
                     eprintln!("tss: wrote {}", out.display());
                 }
             }
+            Ok(())
+        }
+        Command::Adapt { budget, parallel, per_instance, seed, range, quiet, timing, caches } => {
+            let plan = tss::adapt::AdaptPlan {
+                parallel,
+                budget,
+                per_instance: per_instance.max(1),
+                seed,
+                range: parse_range(&range)?,
+                caches: caches.resolve(),
+                policy: timing.policy(),
+                progress: !quiet,
+            };
+            let report = tss::adapt::adapt(&plan, &mut |_, _, _, _| {})?;
+            print!("{report}");
             Ok(())
         }
         Command::Machine { json } => {

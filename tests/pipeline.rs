@@ -252,3 +252,37 @@ fn t6_search_times_the_kept_tiles_and_the_original() {
     let t1 = kept[fastest]["tile"][0].as_u64().unwrap();
     assert!(tiled.contains(&format!("#define TSS_T1 {t1}\n")), "{tiled}");
 }
+
+/// `tss adapt` on a small budget: rows in the cache, a model fitted from the
+/// built-in one and recorded as this machine's, which `tss machine` and
+/// `tss predict` then use and name.
+#[test]
+fn adapt_fits_a_model_that_predict_then_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(tss(dir.path())
+        .args(["adapt", "--budget", "15s", "--range", "70..110", "--per-instance", "6", "--reps", "1", "--quiet"])
+        .output()
+        .unwrap());
+    assert!(out.contains("fine-tuned from the built-in serial model"), "{out}");
+    let machines: Vec<_> = std::fs::read_dir(dir.path().join("models")).unwrap().flatten().collect();
+    assert_eq!(machines.len(), 1, "one machine's directory");
+    let json = std::fs::read_to_string(machines[0].path().join("serial/model.json")).unwrap();
+    let meta: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(meta["data"]["machine"]["cflags"], "-O2", "{json}");
+    assert!(meta["data"]["rows"].as_u64().unwrap() >= 6, "{json}");
+    let machine = ok(tss(dir.path()).arg("machine").output().unwrap());
+    assert!(machine.contains("serial model (model adapted to this machine"), "{machine}");
+    assert!(machine.contains("trained on this kind of machine"), "{machine}");
+    let tiled = dir.path().join("tiled.c");
+    let out = ok(tss(dir.path())
+        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--mode", "t1", "--json"])
+        .args(["--no-cache", "-o", tiled.to_str().unwrap()])
+        .output()
+        .unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["model"].as_str().unwrap().starts_with("model adapted to this machine"), "{out}");
+    assert!(
+        v["warnings"].as_array().unwrap().iter().all(|w| !w.as_str().unwrap().contains("another machine")),
+        "{out}"
+    );
+}

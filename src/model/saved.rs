@@ -87,6 +87,11 @@ impl SavedModel {
         SavedModel { meta, dir: dir.into(), nets }
     }
 
+    /// The ensemble's networks, in member order.
+    pub fn nets(&self) -> &[Mlp<Backend>] {
+        &self.nets
+    }
+
     pub fn save(&self) -> Result<(), String> {
         std::fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
         let json = serde_json::to_string_pretty(&self.meta).expect("metadata serialises");

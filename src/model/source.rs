@@ -4,10 +4,20 @@
 
 use std::fmt;
 
-use crate::machine::{Descriptor, human};
 use std::path::PathBuf;
 
+use crate::harness::compile::Compiler;
+use crate::machine::{Descriptor, human};
+
 use super::saved::{SavedModel, weight_files};
+
+/// Where `tss adapt` keeps this machine's model of a mode:
+/// `<cache>/models/<machine>/<mode>` (see [`Compiler::cache_dir`]).
+pub fn adapted_dir(parallel: bool) -> Option<PathBuf> {
+    let mode = if parallel { "parallel" } else { "serial" };
+    let machine = Descriptor::detect("", "").slug();
+    Some(Compiler::cache_dir()?.join("models").join(machine).join(mode))
+}
 
 /// A shipped model's files, as built in.
 pub struct Files {
@@ -32,22 +42,28 @@ pub enum ModelSource {
     Dir(PathBuf),
     /// The model of the mode built into this binary.
     Shipped { parallel: bool },
+    /// A model `tss adapt` fitted to this machine, in the user's cache.
+    Adapted(PathBuf),
 }
 
 impl ModelSource {
-    /// `$TSS_MODEL_DIR/<mode>` when set, else the built-in model.
+    /// `$TSS_MODEL_DIR/<mode>` when set, else the model `tss adapt` fitted
+    /// to this machine when there is one, else the built-in model.
     pub fn default_for(parallel: bool) -> ModelSource {
         let mode = if parallel { "parallel" } else { "serial" };
-        match std::env::var_os("TSS_MODEL_DIR") {
-            Some(d) => ModelSource::Dir(PathBuf::from(d).join(mode)),
-            None => ModelSource::Shipped { parallel },
+        if let Some(d) = std::env::var_os("TSS_MODEL_DIR") {
+            return ModelSource::Dir(PathBuf::from(d).join(mode));
+        }
+        match adapted_dir(parallel) {
+            Some(d) if d.join("model.json").exists() => ModelSource::Adapted(d),
+            _ => ModelSource::Shipped { parallel },
         }
     }
 
     /// Loads the model, with a one-line error when it is missing or corrupt.
     pub fn load(&self) -> Result<SavedModel, String> {
         match self {
-            ModelSource::Dir(d) => SavedModel::load(d),
+            ModelSource::Dir(d) | ModelSource::Adapted(d) => SavedModel::load(d),
             ModelSource::Shipped { parallel } => match shipped(*parallel) {
                 Some(f) => SavedModel::from_bytes(&self.to_string(), f.json, f.weights),
                 None => Err(format!("this tss was built without a {self}; pass --model DIR or set TSS_MODEL_DIR")),
@@ -60,7 +76,7 @@ impl ModelSource {
     pub fn fingerprint(&self) -> Option<Vec<u8>> {
         let mut bytes = Vec::new();
         match self {
-            ModelSource::Dir(d) => {
+            ModelSource::Dir(d) | ModelSource::Adapted(d) => {
                 bytes.extend(std::fs::read(d.join("model.json")).ok()?);
                 for p in weight_files(d) {
                     bytes.extend(std::fs::read(p).ok()?);
@@ -80,6 +96,7 @@ impl fmt::Display for ModelSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ModelSource::Dir(d) => write!(f, "{}", d.display()),
+            ModelSource::Adapted(d) => write!(f, "model adapted to this machine ({})", d.display()),
             ModelSource::Shipped { parallel: false } => f.write_str("built-in serial model"),
             ModelSource::Shipped { parallel: true } => f.write_str("built-in parallel model"),
         }

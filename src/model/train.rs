@@ -99,6 +99,20 @@ impl Split<'_> {
     }
 }
 
+/// Inputs and targets of every sample, and the validation rows `va`
+/// grouped by instance (indices into `va`, measured seconds) for ranking.
+type Encoded = (Vec<Vec<f32>>, Vec<f32>, Vec<Vec<(usize, f64)>>);
+
+fn encode(samples: &[Sample], normalizer: &Normalizer, cfg: &TrainConfig, va: &[usize]) -> Encoded {
+    let xs = samples.iter().map(|s| normalizer.apply(&s.x)).collect();
+    let ys = samples.iter().map(|s| cfg.target.encode(s.seconds)).collect();
+    let mut by_instance: std::collections::BTreeMap<&str, Vec<(usize, f64)>> = Default::default();
+    for (k, &i) in va.iter().enumerate() {
+        by_instance.entry(samples[i].group.as_str()).or_default().push((k, samples[i].seconds));
+    }
+    (xs, ys, by_instance.into_values().collect())
+}
+
 /// One member's network at its best epoch.
 struct Member {
     net: Mlp<Backend>,
@@ -113,17 +127,12 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
     let (tr, va) = split(samples, cfg.validation, cfg.seed);
     let instances = |idx: &[usize]| idx.iter().map(|&i| samples[i].group.as_str()).collect::<BTreeSet<_>>().len();
     let normalizer = Normalizer::fit(&tr.iter().map(|&i| samples[i].x.clone()).collect::<Vec<_>>());
-    let xs: Vec<Vec<f32>> = samples.iter().map(|s| normalizer.apply(&s.x)).collect();
-    let ys: Vec<f32> = samples.iter().map(|s| cfg.target.encode(s.seconds)).collect();
-    let mut by_instance: std::collections::BTreeMap<&str, Vec<(usize, f64)>> = Default::default();
-    for (k, &i) in va.iter().enumerate() {
-        by_instance.entry(samples[i].group.as_str()).or_default().push((k, samples[i].seconds));
-    }
-    let data = Split { xs: &xs, ys: &ys, train: &tr, val: &va, val_instances: by_instance.into_values().collect() };
+    let (xs, ys, val_instances) = encode(samples, &normalizer, cfg, &va);
+    let data = Split { xs: &xs, ys: &ys, train: &tr, val: &va, val_instances };
     let mut members = Vec::new();
     for k in 0..cfg.ensemble.max(1) {
         let seed = cfg.seed.wrapping_add(k as u64);
-        members.push(train_member(&data, cfg, seed, &mut |e, tl, vl| progress(k, e, tl, vl))?);
+        members.push(train_member(&data, cfg, seed, None, &mut |e, tl, vl| progress(k, e, tl, vl))?);
     }
     let nets: Vec<Mlp<Backend>> = members.iter().map(|m| m.net.clone()).collect();
     let train_loss = members.iter().map(|m| m.train_loss).sum::<f64>() / members.len() as f64;
@@ -141,25 +150,47 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
     })
 }
 
-/// Trains one network from `seed`, keeping the epoch that scores best on the
-/// validation instances by `cfg.stop_on` (ties: lower loss) and stopping
-/// after `cfg.patience` epochs without a better one.
+/// Trains one network from `seed` (from `start`'s weights when given,
+/// which then competes as epoch 0), keeping the epoch that scores best on
+/// the validation instances by `cfg.stop_on` (ties: lower loss) and
+/// stopping after `cfg.patience` epochs without a better one.
 fn train_member(
     data: &Split,
     cfg: &TrainConfig,
     seed: u64,
+    start: Option<&Mlp<Backend>>,
     progress: &mut dyn FnMut(usize, f64, f64),
 ) -> Result<Member, String> {
     let (xs, ys, tr, va) = (data.xs, data.ys, data.train, data.val);
     let device = Default::default();
     TrainBackend::seed(&device, seed);
-    let mut model: Mlp<TrainBackend> = Mlp::new(xs[0].len(), cfg.hidden, cfg.dropout, &device);
+    let mut model: Mlp<TrainBackend> = match start {
+        Some(net) => to_autodiff(net, Mlp::new(xs[0].len(), cfg.hidden, cfg.dropout, &device), &device)?,
+        None => Mlp::new(xs[0].len(), cfg.hidden, cfg.dropout, &device),
+    };
     let mut optim = RmsPropConfig::new().with_alpha(0.9).with_momentum(0.0).init::<TrainBackend, Mlp<TrainBackend>>();
     let huber = HuberLossConfig::new(cfg.huber_delta).init();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut order = tr.to_vec();
     // The kept member and its validation score (criterion, then loss).
+    let evaluate = |net: &Mlp<Backend>, train_loss: f64| {
+        if va.is_empty() {
+            return (train_loss, (train_loss, train_loss));
+        }
+        let pred = forward(net, &va.iter().map(|&i| xs[i].clone()).collect::<Vec<_>>());
+        let loss = huber_mean(&pred, va.iter().map(|&i| ys[i]), cfg.huber_delta);
+        match cfg.stop_on {
+            StopOn::Loss => (loss, (loss, 0.0)),
+            StopOn::Ranking => (loss, (data.ranking_tn(&pred), loss)),
+        }
+    };
     let mut best: Option<(Member, (f64, f64))> = None;
+    if start.is_some() {
+        let net = model.valid();
+        let train_loss = loss_on(std::slice::from_ref(&net), xs, ys, tr, cfg.huber_delta);
+        let (_, score) = evaluate(&net, train_loss);
+        best = Some((Member { net, best_epoch: 0, train_loss }, score));
+    }
     let mut since_best = 0;
     for epoch in 1..=cfg.max_epochs {
         order.shuffle(&mut rng);
@@ -173,16 +204,7 @@ fn train_member(
         }
         let train_loss = total / order.len().max(1) as f64;
         let net = model.valid();
-        let (val_loss, score) = if va.is_empty() {
-            (train_loss, (train_loss, train_loss))
-        } else {
-            let pred = forward(&net, &va.iter().map(|&i| xs[i].clone()).collect::<Vec<_>>());
-            let loss = huber_mean(&pred, va.iter().map(|&i| ys[i]), cfg.huber_delta);
-            match cfg.stop_on {
-                StopOn::Loss => (loss, (loss, 0.0)),
-                StopOn::Ranking => (loss, (data.ranking_tn(&pred), loss)),
-            }
-        };
+        let (val_loss, score) = evaluate(&net, train_loss);
         progress(epoch, train_loss, val_loss);
         if best.as_ref().is_none_or(|b| score < b.1) {
             best = Some((Member { net, best_epoch: epoch, train_loss }, score));
@@ -195,6 +217,51 @@ fn train_member(
         }
     }
     best.map(|b| b.0).ok_or_else(|| "training ran no epoch (max_epochs = 0)".into())
+}
+
+/// Continues training the members `base` (with their `normalizer` and
+/// target) on `samples`: each starts from its weights, trains on most of
+/// the instances and keeps the epoch, 0 included, whose choices score best
+/// on the rest. So the result moves only as far as the new rows pull it,
+/// and not at all when they do not help.
+pub fn fine_tune(
+    base: &[Mlp<Backend>],
+    normalizer: &Normalizer,
+    samples: &[Sample],
+    cfg: &TrainConfig,
+    progress: Progress,
+) -> Result<(Vec<Mlp<Backend>>, Vec<usize>), String> {
+    if samples.is_empty() {
+        return Err("no usable rows (status ok, tiled, with features) to adapt on".into());
+    }
+    let (tr, va) = split(samples, cfg.validation, cfg.seed);
+    let (xs, ys, val_instances) = encode(samples, normalizer, cfg, &va);
+    let data = Split { xs: &xs, ys: &ys, train: &tr, val: &va, val_instances };
+    let mut nets = Vec::new();
+    let mut epochs = Vec::new();
+    for (k, net) in base.iter().enumerate() {
+        let seed = cfg.seed.wrapping_add(k as u64);
+        let m = train_member(&data, cfg, seed, Some(net), &mut |e, tl, vl| progress(k, e, tl, vl))?;
+        nets.push(m.net);
+        epochs.push(m.best_epoch);
+    }
+    Ok((nets, epochs))
+}
+
+/// A trained network as a trainable one, loaded into `shell` (of the same
+/// shape) through its record's bytes: the two backends' records are
+/// different types.
+fn to_autodiff<B: burn::tensor::backend::Backend>(
+    net: &Mlp<Backend>,
+    shell: Mlp<B>,
+    device: &B::Device,
+) -> Result<Mlp<B>, String> {
+    use burn::module::Module;
+    use burn::record::{BinBytesRecorder, FullPrecisionSettings, Recorder};
+    let recorder = BinBytesRecorder::<FullPrecisionSettings>::default();
+    let bytes = recorder.record(net.clone().into_record(), ()).map_err(|e| format!("model record: {e}"))?;
+    let record = recorder.load(bytes, device).map_err(|e| format!("model record: {e}"))?;
+    Ok(shell.load_record(record))
 }
 
 fn tensors<B: burn::tensor::backend::Backend>(
