@@ -30,7 +30,7 @@ def main(paths):
         rate = len(rows) / (wall / 3600) if wall else 0
         st = ", ".join(f"{k} {v}" for k, v in sorted(status.items()))
         ratio = f"{kernel / wall:.2f}" if wall else "-"
-        print(f"| `{os.path.basename(p)}` | {len(rows)} | {per_kernel} ({len(inst)} kernels) | {st} | {wall / 3600:.2f} h | {rate:.0f} | {ratio} |")
+        print(f"| `{os.path.join(os.path.basename(os.path.dirname(p)), os.path.basename(p))}` | {len(rows)} | {per_kernel} ({len(inst)} kernels) | {st} | {wall / 3600:.2f} h | {rate:.0f} | {ratio} |")
 
 if __name__ == "__main__":
     main(sys.argv[1:] or sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "data", "*", "*.csv"))))

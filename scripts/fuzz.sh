@@ -3,14 +3,14 @@
 #   scripts/fuzz.sh N [LOG]
 # checks N random programs and N mutants of polybench/, in chunks of 500 seeds
 # each, appending one summary line per chunk to LOG (default
-# target/fuzz-log.tsv). Rerunning resumes: chunks already in the log are
+# scripts/fuzz-log.tsv, committed so that the run spans sessions). Rerunning resumes: chunks already in the log are
 # skipped. Prints the totals per outcome over the whole log and the slowest
 # `tss tile` call. Failing cases are kept under target/fuzz/ (see their
 # `files in` line). Run it on a quiet machine: `tss tile` times are reported.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:?usage: scripts/fuzz.sh N [LOG]}
-log=${2:-target/fuzz-log.tsv}
+log=${2:-scripts/fuzz-log.tsv}
 chunk=500
 mkdir -p "$(dirname "$log")"
 cargo build --release --quiet
