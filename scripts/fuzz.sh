@@ -22,7 +22,7 @@ for ((first = 0; first < n; first += chunk)); do
   fi
   out=$(./target/release/tss fuzz --programs "$count" --mutants "$count" --seed "$first" --quiet || true)
   line=$(printf '%s\n' "$out" | awk -v f="$first" -v c="$count" '
-    /^  [a-zA-Z]/ && !/ s  / { name = $1; for (i = 2; i < NF; i++) name = name "_" $i; counts = counts name "=" $NF " " }
+    /^  [a-zA-Z]/ && !/ s  / && $NF ~ /^[0-9]+$/ { name = $1; for (i = 2; i < NF; i++) name = name "_" $i; counts = counts name "=" $NF " " }
     /^  [0-9.]+ s  / && !slow { slow = $1 }
     END { printf "%s\t%s\t%s\t%s\n", f, c, slow, counts }')
   printf '%s\n' "$line" >> "$log"

@@ -185,3 +185,30 @@ fn sizes_far_outside_training_fall_back_to_the_cache_rule() {
     let (_, err) = predict("NI=1500,NJ=1300,NK=1100");
     assert!(!err.contains("cache rule") && !err.contains("training range"), "{err}");
 }
+
+/// A strided point loop (`c += 3`, from the schedule `3j + 3`) is not
+/// unroll-and-jammed: copies 1 apart ran iterations the loop skips
+/// (random program 734 of the long fuzz run, minimised).
+#[test]
+fn strided_point_loops_are_not_jammed() {
+    let body = "  for (i = 2 * N; i <= M + -2; i++) {\n    if (M + -2 >= N + 2) {\n      \
+                B[i][(M - 1) / 2] = 0 - 0.5 * x[i];\n    }\n  }\n  for (i = N; i > -M + -M; i--) {\n    \
+                for (j = -3; j <= N; j++) {\n      B[2 * j + j + 3][(N + i) / 2] += 0.5 * (0 + 0.5 * x[3 - 2 * N]);\n    \
+                }\n  }\n";
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(&dir, "p.c", &tss::fuzz::programs::wrap(body));
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let run = |file: &str| {
+        let exe = dir.path().join("a.out");
+        let c = Command::new(&cc).args(["-O1", file, "-o"]).arg(&exe).output().unwrap();
+        assert!(c.status.success(), "{file}: {}", String::from_utf8_lossy(&c.stderr));
+        String::from_utf8(Command::new(&exe).args(["2", "10"]).output().unwrap().stdout).unwrap()
+    };
+    let want = run(&src);
+    for unroll in ["2", "7,4"] {
+        let out = dir.path().join("t.c").to_string_lossy().into_owned();
+        let (ok, _, err) = tss(&["tile", &src, "--tile", "3", "--unroll", unroll, "-o", &out]);
+        assert!(ok, "{err}");
+        assert_eq!(run(&out), want, "--unroll {unroll}");
+    }
+}

@@ -516,8 +516,8 @@ impl<'a> Printer<'a> {
     /// permutable (tiling needs the same). It is done only where the loop's
     /// body holds nothing but point loops of the same band and conditions,
     /// none of whose bounds or tests read the loop's iterator (so each copy
-    /// runs the same inner iterations). The innermost loop is the vector
-    /// loop and is not unrolled.
+    /// runs the same inner iterations), and only with a unit step. The
+    /// innermost loop is the vector loop and is not unrolled.
     fn jam_factor(&self, node: &ASTNode, dim: &Dim) -> Result<usize, PolyError> {
         let DimKind::Point { member, band } = dim.kind else { return Ok(1) };
         let u = self.opts.config.unroll(member);
@@ -527,7 +527,10 @@ impl<'a> Printer<'a> {
         let body = node.for_get_body()?;
         let bound =
             matches!(node.for_get_cond()?.get_op_type()?, isl_rs::ASTExprOpType::Le | isl_rs::ASTExprOpType::Lt);
-        if !bound || !self.has_loop(&body)? || !self.jammable(&body, &dim.name, band)? {
+        // A strided loop (`c += 3`, from a schedule like `3j + 3`) would need
+        // copies `stride` apart; the copies below are 1 apart.
+        let unit_step = self.expr().print(&node.for_get_inc()?)? == "1";
+        if !bound || !unit_step || !self.has_loop(&body)? || !self.jammable(&body, &dim.name, band)? {
             return Ok(1);
         }
         Ok(u)
