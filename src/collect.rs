@@ -22,7 +22,7 @@ use crate::harness::compile::Compiler;
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, Timing, Variant};
 use crate::instance::Sizes;
-use crate::machine::{Caches, Descriptor, MachineInfo};
+use crate::machine::{Caches, Descriptor};
 use crate::{Analysis, Error};
 
 #[derive(Clone, Debug)]
@@ -124,15 +124,15 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
     }
     let (mut out, existing) = Appender::open(&plan.out).map_err(usage)?;
     let compiler = Compiler::from_env().map_err(usage)?;
+    let here = Descriptor::detect(&compiler.version, &compiler.flags());
     let meta = Meta {
-        cpu: MachineInfo::detect().cpu,
+        cpu: here.cpu.clone(),
         l1d: plan.caches.l1d,
         l2: plan.caches.l2,
         line: plan.caches.line,
         cc: compiler.version.clone(),
         cflags: compiler.flags(),
     };
-    let here = Descriptor::detect(&compiler.version, &compiler.flags());
     crate::dataset::claim(&plan.out, &existing, &here, &meta).map_err(usage)?;
     let done: HashSet<_> = existing.iter().map(Record::key).collect();
     // Untiled checksum and time per (kernel, mode, sizes), for resumed instances.
