@@ -7,20 +7,25 @@
 # skipped. Prints the totals per outcome over the whole log and the slowest
 # `tss tile` call. Failing cases are kept under target/fuzz/ (see their
 # `files in` line). Run it on a quiet machine: `tss tile` times are reported.
+# TSS=/path/to/tss checks that binary instead of building this checkout (so
+# that rebuilding during a long run does not change what is tested).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:?usage: scripts/fuzz.sh N [LOG]}
 log=${2:-scripts/fuzz-log.tsv}
 chunk=500
 mkdir -p "$(dirname "$log")"
-cargo build --release --quiet
+if [[ -z ${TSS:-} ]]; then
+  cargo build --release --quiet
+  TSS=./target/release/tss
+fi
 touch "$log"
 for ((first = 0; first < n; first += chunk)); do
   count=$(( n - first < chunk ? n - first : chunk ))
   if grep -q "^$first	$count	" "$log"; then
     continue
   fi
-  out=$(./target/release/tss fuzz --programs "$count" --mutants "$count" --seed "$first" --quiet || true)
+  out=$("$TSS" fuzz --programs "$count" --mutants "$count" --seed "$first" --quiet || true)
   line=$(printf '%s\n' "$out" | awk -v f="$first" -v c="$count" '
     /^  [a-zA-Z]/ && !/ s  / && $NF ~ /^[0-9]+$/ { name = $1; for (i = 2; i < NF; i++) name = name "_" $i; counts = counts name "=" $NF " " }
     /^  [0-9.]+ s  / && !slow { slow = $1 }
