@@ -4,7 +4,8 @@
 //! Tile the SCoP, enumerate the paper's candidates for the given sizes,
 //! compute their features, predict all of them in one batch, keep the best
 //! 10 % and pick one (T1, T6-Random, or T6-Search which compiles and times
-//! the kept ones). Results are cached by kernel text, sizes, model and
+//! the kept ones, then refines the fastest with register tiles and tile
+//! shapes, [`crate::refine`]). Results are cached by kernel text, sizes, model and
 //! machine, so rebuilds do not recompute them.
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use crate::instance::Sizes;
 use crate::machine::{Caches, Descriptor, MachineInfo, human};
 use crate::model::saved::SavedModel;
 use crate::model::source::ModelSource;
+use crate::refine::{self, Space, Tried};
 use crate::select::{Strategy, cache_rule, keep_best, neighbours, random_pick};
 use crate::{Error, TileOptions};
 
@@ -36,7 +38,14 @@ pub struct ChooseOptions {
     pub policy: Policy,
     /// Where choices are cached (`None`: no cache).
     pub cache: Option<PathBuf>,
+    /// Measurements T6-Search spends after its pick on register tiles and
+    /// tile shapes ([`crate::refine`]); 0 keeps the model's cubic tile.
+    pub refine: usize,
 }
+
+/// Default of [`ChooseOptions::refine`]: the register round and one or two
+/// shape rounds.
+pub const REFINE_BUDGET: usize = 12;
 
 impl ChooseOptions {
     /// The shipped model of the mode, T6-Search (the best method on the test
@@ -50,6 +59,7 @@ impl ChooseOptions {
             seed: 1,
             policy: Policy::default(),
             cache: Compiler::cache_dir().map(|d| d.join("choices")),
+            refine: REFINE_BUDGET,
         }
     }
 }
@@ -71,6 +81,10 @@ pub struct Choice {
     pub strategy: Strategy,
     /// Chosen size per band member (`TSS_T1`, `TSS_T2`, ...).
     pub tile: Vec<usize>,
+    /// Chosen unroll-and-jam factor per band member (empty: none); compiled
+    /// into the code, not a macro.
+    #[serde(default)]
+    pub unroll: Vec<usize>,
     pub predicted: f64,
     pub candidates: usize,
     pub kept: Vec<Kept>,
@@ -78,6 +92,9 @@ pub struct Choice {
     /// which runs it anyway as the reference the candidates are checked against).
     #[serde(default)]
     pub untiled: Option<f64>,
+    /// What T6-Search's refinement timed, its starting point first.
+    #[serde(default)]
+    pub refined: Vec<Tried>,
     pub model: String,
     pub warnings: Vec<String>,
     #[serde(skip)]
@@ -88,13 +105,17 @@ pub struct Choice {
 }
 
 impl Choice {
+    /// The chosen transformation.
+    pub fn config(&self) -> Config {
+        Config { tiles: self.tile.clone(), unroll: self.unroll.clone() }
+    }
     /// `-DTSS_T1=64 -DTSS_T2=64 ...`
     pub fn defines(&self) -> String {
         self.tile.iter().enumerate().map(|(k, t)| format!("-DTSS_T{}={t}", k + 1)).collect::<Vec<_>>().join(" ")
     }
     /// `#define TSS_T1 64` lines.
     pub fn header(&self) -> String {
-        let mut s = format!("/* tss predict {} {} ({}) */\n", self.file, self.sizes, self.strategy);
+        let mut s = format!("/* tss predict {} {} ({}): {} */\n", self.file, self.sizes, self.strategy, self.config());
         for (k, t) in self.tile.iter().enumerate() {
             s.push_str(&format!("#define TSS_T{} {t}\n", k + 1));
         }
@@ -107,18 +128,15 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let a = crate::analyze(file, &src, opts.parallel)?;
     let sizes = Sizes::parse(&a.scop.params, sizes).map_err(Error::Usage)?;
     let d = a.tile_dims();
-    let retile = |tile: &[usize]| -> Result<String, Error> {
-        let (code, _) = crate::tile_source(
-            file,
-            &src,
-            &TileOptions { config: Config::tiled(tile.to_vec()), parallel: opts.parallel, ..TileOptions::default() },
-        )?;
+    let retile = |config: Config| -> Result<String, Error> {
+        let (code, _) =
+            crate::tile_source(file, &src, &TileOptions { config, parallel: opts.parallel, ..TileOptions::default() })?;
         Ok(code)
     };
     let key = cache_key(&src, &sizes, opts);
     if let Some(mut c) = key.as_ref().and_then(|k| read_cache(opts, k)) {
         c.from_cache = true;
-        c.code = retile(&c.tile)?;
+        c.code = retile(c.config())?;
         return Ok(c);
     }
     let model = opts.model.load().map_err(Error::Usage)?;
@@ -155,6 +173,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let mut kept: Vec<Kept> =
         kept_idx.iter().map(|&k| Kept { tile: tiles[k].clone(), predicted: predicted[k], measured: None }).collect();
     let mut untiled = None;
+    let mut refined = Vec::new();
     let pick = match opts.strategy {
         Strategy::T1 => 0,
         Strategy::T6Random => {
@@ -162,10 +181,15 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             random_pick(&seq, opts.seed).unwrap_or(0)
         }
         Strategy::T6Search => {
-            let (pick, base) =
-                search(&a, &sizes, &mut kept, opts).map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?;
-            untiled = base;
-            if let (Some(u), Some(m)) = (base, kept[pick].measured)
+            let err = |e: String| Error::Usage(format!("{}: {e}", file.display()));
+            let mut timer = Timer::new(&a, &sizes, opts).map_err(err)?;
+            let pick = search(&mut timer, &mut kept).map_err(err)?;
+            let failure;
+            (refined, failure) = refine_pick(&a, &mut timer, &kept[pick], &ps, opts);
+            warnings.extend(failure);
+            untiled = timer.untiled;
+            let best = refine::fastest(&refined).and_then(|t| t.seconds).or(kept[pick].measured);
+            if let (Some(u), Some(m)) = (untiled, best)
                 && u < m * UNTILED_MARGIN
             {
                 warnings.push(format!(
@@ -176,15 +200,18 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             pick
         }
     };
+    let config = refine::fastest(&refined).map_or_else(|| Config::tiled(kept[pick].tile.clone()), |t| t.config.clone());
     let choice = Choice {
         file: file.display().to_string(),
         sizes: sizes.to_string(),
         strategy: opts.strategy,
-        tile: kept[pick].tile.clone(),
+        tile: config.tiles_for(d),
+        unroll: if config.is_unrolled() { (0..d).map(|k| config.unroll(k)).collect() } else { Vec::new() },
         predicted: kept[pick].predicted,
         candidates: tiles.len(),
         kept,
         untiled,
+        refined,
         model: opts.model.to_string(),
         warnings,
         from_cache: false,
@@ -193,7 +220,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     if let Some(k) = &key {
         write_cache(opts, k, &choice);
     }
-    Ok(Choice { code: retile(&choice.tile)?, ..choice })
+    Ok(Choice { code: retile(choice.config())?, ..choice })
 }
 
 /// Why the model's ranking cannot be used here, if it cannot: every
@@ -219,31 +246,85 @@ fn distrust(model: &SavedModel, rows: &[Vec<f64>], predicted: &[f64], best: usiz
 /// tss says so: it is timed once, the candidates several times.
 const UNTILED_MARGIN: f64 = 0.95;
 
-/// T6-Search: time the kept candidates (checked against untiled), take the
-/// fastest. Also returns the untiled original's time.
-fn search(
-    a: &crate::Analysis,
-    sizes: &Sizes,
-    kept: &mut [Kept],
-    opts: &ChooseOptions,
-) -> Result<(usize, Option<f64>), String> {
-    let session = Session::new(a, Mode::from_parallel(opts.parallel), Compiler::from_env()?, opts.policy)?;
-    let variants: Vec<Variant> = kept.iter().map(|k| Variant::Tiled(Config::tiled(k.tile.clone()))).collect();
-    let mut untiled = None;
-    session.measure(sizes, &variants, None, 1, |v, t| match (v, t.status) {
-        (Variant::Untiled, Status::Ok) => untiled = t.median(),
-        (Variant::Tiled(tile), Status::Ok) => {
-            if let Some(k) = kept.iter_mut().find(|k| k.tile == tile.tiles) {
-                k.measured = t.median();
+/// Times configs of one kernel at one size, each checked against the
+/// untiled code, which runs once (the first batch).
+struct Timer<'a> {
+    session: Session<'a>,
+    sizes: &'a Sizes,
+    /// The untiled code's checksum and median seconds, once run.
+    reference: Option<f64>,
+    untiled: Option<f64>,
+}
+
+impl<'a> Timer<'a> {
+    fn new(a: &'a crate::Analysis, sizes: &'a Sizes, opts: &ChooseOptions) -> Result<Self, String> {
+        let session = Session::new(a, Mode::from_parallel(opts.parallel), Compiler::from_env()?, opts.policy)?;
+        Ok(Timer { session, sizes, reference: None, untiled: None })
+    }
+
+    /// Median seconds of each config (`None`: it failed or printed other results).
+    fn time(&mut self, configs: &[Config]) -> Result<Vec<Option<f64>>, String> {
+        let variants: Vec<Variant> = configs.iter().map(|c| Variant::Tiled(c.clone())).collect();
+        let mut out = vec![None; configs.len()];
+        let (mut reference, mut untiled) = (self.reference, self.untiled);
+        self.session.measure(self.sizes, &variants, self.reference, 1, |v, t| match (v, t.status) {
+            (Variant::Untiled, Status::Ok) => (reference, untiled) = (t.checksum, t.median()),
+            (Variant::Tiled(c), Status::Ok) => {
+                if let Some(k) = configs.iter().position(|x| x == c) {
+                    out[k] = t.median();
+                }
             }
-        }
-        _ => {}
-    })?;
-    let pick = (0..kept.len())
+            _ => {}
+        })?;
+        (self.reference, self.untiled) = (reference, untiled);
+        Ok(out)
+    }
+}
+
+/// T6-Search: time the kept candidates (checked against untiled), take the
+/// fastest.
+fn search(timer: &mut Timer, kept: &mut [Kept]) -> Result<usize, String> {
+    let configs: Vec<Config> = kept.iter().map(|k| Config::tiled(k.tile.clone())).collect();
+    for (k, m) in kept.iter_mut().zip(timer.time(&configs)?) {
+        k.measured = m;
+    }
+    (0..kept.len())
         .filter(|&k| kept[k].measured.is_some())
         .min_by(|&x, &y| kept[x].measured.unwrap_or(f64::MAX).total_cmp(&kept[y].measured.unwrap_or(f64::MAX)))
-        .ok_or_else(|| "no kept candidate ran correctly".to_string())?;
-    Ok((pick, untiled))
+        .ok_or_else(|| "no kept candidate ran correctly".to_string())
+}
+
+/// The register-tile and shape search from T6-Search's pick (nothing when
+/// disabled or when the hot SCoP has no tiled band of two or more loops),
+/// and why it stopped early if the harness failed.
+fn refine_pick(
+    a: &crate::Analysis,
+    timer: &mut Timer,
+    pick: &Kept,
+    ps: &[i64; 3],
+    opts: &ChooseOptions,
+) -> (Vec<Tried>, Option<String>) {
+    let (Some(band), Some(start)) = (a.report.bands.iter().find(|b| b.tiled), pick.measured) else {
+        return (Vec::new(), None);
+    };
+    if opts.refine == 0 || band.point_order.len() < 2 {
+        return (Vec::new(), None);
+    }
+    let longest = ps.iter().copied().max().unwrap_or(1).max(8) as usize;
+    let space = Space {
+        dims: a.tile_dims(),
+        point_order: band.point_order.clone(),
+        vector_regs: Descriptor::detect("", "").vector_registers(),
+        max_tile: longest.next_power_of_two(),
+    };
+    let mut failure = None;
+    let tried = refine::search(Config::tiled(pick.tile.clone()), start, opts.refine, &space, |cs| {
+        timer.time(cs).unwrap_or_else(|e| {
+            failure = Some(format!("timing register tiles and shapes failed ({e}); kept the fastest timed"));
+            vec![None; cs.len()]
+        })
+    });
+    (tried, failure)
 }
 
 /// Warnings when the model was trained elsewhere or with other flags.
@@ -289,9 +370,10 @@ fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
     let info = MachineInfo::detect();
     let sizes = sizes.to_string();
     let setup = format!(
-        "{:?}{}{}{:?}{:?}",
+        "{:?}{}{}{}{:?}{:?}",
         opts.caches,
         opts.strategy,
+        opts.refine,
         opts.parallel,
         std::env::var("CC").ok(),
         std::env::var("CFLAGS").ok()

@@ -102,6 +102,20 @@ pub fn size_at(sizes: &[usize], k: usize) -> Option<usize> {
     sizes.get(k).or(sizes.last()).copied()
 }
 
+/// Stored as its text (`64x256x128:4x1x4`), as in the dataset and on the
+/// command line.
+impl serde::Serialize for Config {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Config {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Config, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// Positive integers separated by `x` or `,`, each at most `max`.
 pub fn parse_list(s: &str, what: &str, max: usize) -> Result<Vec<usize>, String> {
     s.split(['x', ','])
@@ -134,6 +148,14 @@ mod tests {
         // Unit factors are no unrolling and print as the plain tile.
         assert_eq!("32x32:1".parse::<Config>().unwrap().to_string(), "32x32");
         assert_eq!("4,8".parse::<Config>().unwrap().tiles, vec![4, 8]);
+    }
+
+    #[test]
+    fn serialises_as_text() {
+        let c: Config = "64x256x128:4x1x4".parse().unwrap();
+        assert_eq!(serde_json::to_string(&c).unwrap(), "\"64x256x128:4x1x4\"");
+        assert_eq!(serde_json::from_str::<Config>("\"64x256x128:4x1x4\"").unwrap(), c);
+        assert!(serde_json::from_str::<Config>("\"64:0\"").is_err());
     }
 
     #[test]

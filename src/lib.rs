@@ -33,6 +33,7 @@ pub mod machine;
 pub mod model;
 pub mod plots;
 pub mod poly;
+pub mod refine;
 pub mod select;
 
 use std::fmt::Write;

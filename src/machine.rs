@@ -136,6 +136,15 @@ impl Descriptor {
         }
     }
 
+    /// Vector registers of the ISA: what a register tile may fill (32 on
+    /// AVX-512, SVE and NEON, 16 on AVX/AVX2 and SSE2).
+    pub fn vector_registers(&self) -> usize {
+        match self.isa.as_str() {
+            "avx512" | "sve" | "neon" => 32,
+            _ => 16,
+        }
+    }
+
     /// A directory name for this machine's data and models:
     /// `amd-epyc-avx2-l2-512k`. Machines that share it but differ elsewhere
     /// are told apart by [`Descriptor::differences`].

@@ -1,11 +1,13 @@
 //! `tss` command line: a thin layer over the library.
 
+mod report;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use tss::choose::{Choice, ChooseOptions, choose_tiles};
+use tss::choose::{ChooseOptions, choose_tiles};
 use tss::features::{FeatureSet, candidates};
 use tss::harness::compile::Compiler;
 use tss::harness::session::{Policy, Session};
@@ -252,6 +254,11 @@ enum Command {
         /// Do not use or fill the choice cache.
         #[arg(long)]
         no_cache: bool,
+        /// Extra measurements `t6-search` spends after its pick on register
+        /// tiles (unroll-and-jam of the point loops) and per-dimension tile
+        /// shapes, a local search from the model's cubic tile; 0 keeps that tile.
+        #[arg(long, value_name = "N", default_value_t = tss::choose::REFINE_BUDGET)]
+        refine: usize,
         #[command(flatten)]
         timing: TimingArgs,
         #[command(flatten)]
@@ -529,11 +536,13 @@ fn run(cli: Cli) -> Result<(), Error> {
             emit_to,
             output,
             no_cache,
+            refine,
             timing,
             caches,
         } => {
             let mut opts = ChooseOptions::new(parallel);
             opts.strategy = mode;
+            opts.refine = refine;
             opts.caches = caches.resolve();
             opts.policy = timing.policy();
             if let Some(m) = model {
@@ -556,7 +565,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             match (emitted, emit_to) {
                 (Some(text), Some(to)) => write_if_changed(&to, &text)?,
                 (Some(text), None) => print!("{text}"),
-                (None, _) => print_choice(&c),
+                (None, _) => print!("{}", report::choice(&c)),
             }
             let out = match (&emit, output) {
                 (Some(_), None) => None,
@@ -747,30 +756,6 @@ fn measure(
         }
     }
     Ok(())
-}
-
-fn print_choice(c: &Choice) {
-    println!(
-        "tss: {} {}: tile {} ({}; predicted {:.4} s; {} candidates, {} kept{})",
-        c.file,
-        c.sizes,
-        c.tile.iter().map(|t| t.to_string()).collect::<Vec<_>>().join("x"),
-        c.strategy,
-        c.predicted,
-        c.candidates,
-        c.kept.len(),
-        if c.from_cache { ", cached" } else { "" }
-    );
-    for k in &c.kept {
-        let tile = k.tile.iter().map(|t| t.to_string()).collect::<Vec<_>>().join("x");
-        match k.measured {
-            Some(m) => println!("  {tile:>12}  predicted {:.4} s  measured {m:.4} s", k.predicted),
-            None => println!("  {tile:>12}  predicted {:.4} s", k.predicted),
-        }
-    }
-    if let Some(u) = c.untiled {
-        println!("  {:>12}  {:>18}  measured {u:.4} s", "untiled", "");
-    }
 }
 
 fn list_paths(p: &[PathBuf]) -> String {

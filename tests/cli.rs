@@ -212,3 +212,31 @@ fn strided_point_loops_are_not_jammed() {
         assert_eq!(run(&out), want, "--unroll {unroll}");
     }
 }
+
+/// Random program 1427 of the long fuzz run, minimised: the condition makes
+/// the innermost loop step by 3 (`j += 3`), and the hoisted-bounds form of
+/// an `ivdep` loop stepped by 1, running the body on every `j`.
+#[test]
+fn strided_innermost_loops_keep_their_step() {
+    let body = "  for (i = 0; i <= M; i++)\n    for (j = -i; j <= N; j++)\n      \
+                if ((N - j) % 3 == 0)\n        C[i][j] = 2 - 0.5 * B[1][j] + i;\n";
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(&dir, "p.c", &tss::fuzz::programs::wrap(body));
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let run = |file: &str| {
+        let exe = dir.path().join("a.out");
+        let c = Command::new(&cc).args(["-O1", "-fopenmp", file, "-o"]).arg(&exe).output().unwrap();
+        assert!(c.status.success(), "{file}: {}", String::from_utf8_lossy(&c.stderr));
+        String::from_utf8(Command::new(&exe).args(["9", "7"]).output().unwrap().stdout).unwrap()
+    };
+    let want = run(&src);
+    for tile in ["2", "3", "32"] {
+        for extra in [None, Some("--parallel")] {
+            let out = dir.path().join("t.c").to_string_lossy().into_owned();
+            let (ok, _, err) =
+                tss(&["tile", &src, "--tile", tile, "-o", &out].into_iter().chain(extra).collect::<Vec<_>>());
+            assert!(ok, "{err}");
+            assert_eq!(run(&out), want, "--tile {tile} {extra:?}");
+        }
+    }
+}

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+mod common;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -237,11 +239,12 @@ fn t6_search_times_the_kept_tiles_and_the_original() {
     let dir = tempfile::tempdir().unwrap();
     let out = ok(tss(dir.path())
         .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--json", "--no-cache"])
-        .args(["-o", dir.path().join("tiled.c").to_str().unwrap()])
+        .args(["--refine", "0", "-o", dir.path().join("tiled.c").to_str().unwrap()])
         .output()
         .unwrap());
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["strategy"], "T6Search", "{out}");
+    assert!(v["refined"].as_array().unwrap().is_empty(), "--refine 0 times nothing more: {out}");
     let kept = v["kept"].as_array().unwrap();
     assert!(!kept.is_empty(), "{out}");
     let measured: Vec<f64> = kept.iter().map(|k| k["measured"].as_f64().expect("every kept tile timed")).collect();
@@ -251,6 +254,47 @@ fn t6_search_times_the_kept_tiles_and_the_original() {
     let tiled = std::fs::read_to_string(dir.path().join("tiled.c")).unwrap();
     let t1 = kept[fastest]["tile"][0].as_u64().unwrap();
     assert!(tiled.contains(&format!("#define TSS_T1 {t1}\n")), "{tiled}");
+}
+
+/// T6-Search's refinement times register tiles and shapes from its pick,
+/// within the budget, takes the fastest, and writes that config's code,
+/// which prints what the original prints.
+#[test]
+fn t6_search_refines_with_register_tiles_and_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiled = dir.path().join("tiled.c");
+    let out = ok(tss(dir.path())
+        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--json", "--no-cache"])
+        .args(["--refine", "7", "-o", tiled.to_str().unwrap()])
+        .output()
+        .unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let refined = v["refined"].as_array().unwrap();
+    assert!((2..=8).contains(&refined.len()), "the start and at most 7 more: {out}");
+    let kept = v["kept"].as_array().unwrap();
+    let start =
+        kept.iter().filter_map(|k| Some((k["measured"].as_f64()?, &k["tile"]))).min_by(|a, b| a.0.total_cmp(&b.0));
+    let start_tile = start.unwrap().1.as_array().unwrap();
+    assert_eq!(
+        refined[0]["config"].as_str().unwrap(),
+        start_tile.iter().map(|t| t.to_string()).collect::<Vec<_>>().join("x")
+    );
+    assert!(refined[1]["config"].as_str().unwrap().contains(':'), "the register round comes first: {out}");
+    let fastest = refined
+        .iter()
+        .filter_map(|t| Some((t["seconds"].as_f64()?, t["config"].as_str()?)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap();
+    let chosen: tss::Config = fastest.1.parse().unwrap();
+    assert_eq!(v["tile"].as_array().unwrap().len(), 3, "{out}");
+    for (k, t) in v["tile"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(t.as_u64().unwrap() as usize, chosen.tile(k), "the fastest refined config is chosen: {out}");
+    }
+    let code = std::fs::read_to_string(&tiled).unwrap();
+    assert!(code.contains(&format!("#define TSS_T1 {}\n", chosen.tile(0))), "{code}");
+    let sizes = ["-DPOLYBENCH_DUMP_ARRAYS", "-DNI=150", "-DNJ=140", "-DNK=130"];
+    let want = common::compile_and_run(&repo().join("polybench/paper/matmul.c"), &dir.path().join("a"), &sizes);
+    assert_eq!(common::compile_and_run(&tiled, &dir.path().join("b"), &sizes), want, "{out}");
 }
 
 /// `tss adapt` on a small budget: rows in the cache, a model fitted from the

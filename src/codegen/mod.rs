@@ -343,7 +343,9 @@ impl<'a> Printer<'a> {
         } else {
             LoopHeader { init, cond: e.print(&node.for_get_cond()?)?, step: e.print(&node.for_get_inc()?)? }
         };
-        if dim.ivdep && !degenerate && !self.has_loop(&body)? {
+        // The hoisted-bounds form steps by 1; a strided innermost loop (`j +=
+        // 3`, from a condition like `(N - j) % 3 == 0`) keeps ISL's header.
+        if dim.ivdep && !degenerate && header.step == "1" && !self.has_loop(&body)? {
             return self.ivdep_loop(node, &dim, depth);
         }
         let u = self.jam_factor(node, &dim)?;

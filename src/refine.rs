@@ -1,0 +1,227 @@
+//! Register tiles and tile shapes around T6-Search's pick.
+//!
+//! The model ranks cubic tiles without unrolling, the space it was trained
+//! on. The fastest code needs more: unroll-and-jam of the point loops (the
+//! register tile) and a tile size per dimension (README, "Register tiles").
+//! T6-Search measures anyway, so it spends a few more measurements on a
+//! local search that starts from its pick:
+//! 1. the register tiles this machine's vector registers can hold, on the
+//!    two point loops just outside the vector loop;
+//! 2. then, greedily, every tile dimension doubled or halved around the
+//!    best so far, for as long as a step gains and the budget lasts.
+//!
+//! Measurements are noisy, so a step must gain [`MIN_GAIN`] to move the
+//! search on; the final pick is still the fastest configuration timed.
+
+use crate::Config;
+
+/// A step is taken only when it is at least this much faster (1 %).
+pub const MIN_GAIN: f64 = 0.99;
+
+/// Smallest tile a shape move makes.
+const MIN_TILE: usize = 8;
+
+/// What the search may change: the hot band's shape and the machine.
+#[derive(Clone, Debug)]
+pub struct Space {
+    /// Tile-size macros of the SCoP (`TSS_T1..TSS_Td`).
+    pub dims: usize,
+    /// Intra-tile order of the hot band, outermost first, as member indices;
+    /// the last is the vector loop, which is never unrolled.
+    pub point_order: Vec<usize>,
+    /// Vector registers of the ISA (16 on AVX2, 32 on AVX-512): how many
+    /// accumulators and broadcasts a register tile may hold.
+    pub vector_regs: usize,
+    /// Largest tile a shape move makes (beyond the longest loop it changes nothing).
+    pub max_tile: usize,
+}
+
+/// One configuration timed by the search, with its median seconds (`None`:
+/// it did not compile or run correctly).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Tried {
+    pub config: Config,
+    pub seconds: Option<f64>,
+}
+
+/// The register tiles to try at `base`'s tile sizes, most promising first:
+/// unroll factors for the point loop just outside the vector loop (`a`) and
+/// the one outside it (`b`), whose product stays within the vector
+/// registers (each copy of the vector loop's body needs an accumulator).
+pub fn register_tiles(base: &Config, space: &Space) -> Vec<Config> {
+    let d = space.point_order.len();
+    if d < 2 {
+        return Vec::new();
+    }
+    let a = space.point_order[d - 2];
+    let b = (d >= 3).then(|| space.point_order[d - 3]);
+    let pairs: &[(usize, usize)] = match b {
+        Some(_) => &[(4, 4), (2, 4), (4, 2), (8, 4), (4, 8), (2, 2)],
+        None => &[(1, 4), (1, 8), (1, 2)],
+    };
+    let tiles = base.tiles_for(space.dims);
+    pairs
+        .iter()
+        .filter(|&&(fb, fa)| fb * fa <= space.vector_regs)
+        .map(|&(fb, fa)| {
+            let mut unroll = vec![1; space.dims];
+            unroll[a] = fa;
+            if let Some(b) = b {
+                unroll[b] = fb;
+            }
+            Config { tiles: tiles.clone(), unroll }
+        })
+        .filter(|c| (0..space.dims).all(|k| c.unroll(k) <= c.tile(k)))
+        .collect()
+}
+
+/// `base` with one tile dimension doubled or halved, the vector loop's
+/// dimension first (its tile sets the length of the stride-1 runs). Halving
+/// stops at [`MIN_TILE`] and at twice the dimension's unroll factor, so the
+/// register tile still fits.
+pub fn shape_moves(base: &Config, space: &Space) -> Vec<Config> {
+    let tiles = base.tiles_for(space.dims);
+    let unroll: Vec<usize> = (0..space.dims).map(|k| base.unroll(k)).collect();
+    let with = |k: usize, t: usize| {
+        let mut tiles = tiles.clone();
+        tiles[k] = t;
+        Config { tiles, unroll: if base.is_unrolled() { unroll.clone() } else { Vec::new() } }
+    };
+    let mut order: Vec<usize> = space.point_order.iter().rev().copied().collect();
+    order.extend((0..space.dims).filter(|k| !space.point_order.contains(k)));
+    let mut out = Vec::new();
+    for k in order {
+        let t = tiles[k];
+        if t * 2 <= space.max_tile {
+            out.push(with(k, t * 2));
+        }
+        if t / 2 >= MIN_TILE.max(2 * unroll[k]) {
+            out.push(with(k, t / 2));
+        }
+    }
+    out
+}
+
+/// The local search: `start` (timed at `start_seconds`) and at most
+/// `budget` more configurations, timed in batches by `measure` (one result
+/// per config, in order). Returns everything timed, `start` first.
+pub fn search(
+    start: Config,
+    start_seconds: f64,
+    budget: usize,
+    space: &Space,
+    mut measure: impl FnMut(&[Config]) -> Vec<Option<f64>>,
+) -> Vec<Tried> {
+    let mut tried = vec![Tried { config: start.clone(), seconds: Some(start_seconds) }];
+    let (mut best, mut best_s) = (start.clone(), start_seconds);
+    let mut batch = register_tiles(&start, space);
+    for round in 0.. {
+        let left = budget.saturating_sub(tried.len() - 1);
+        batch.retain(|c| tried.iter().all(|t| canonical(&t.config, space) != canonical(c, space)));
+        batch.truncate(left);
+        if batch.is_empty() {
+            break;
+        }
+        let times = measure(&batch);
+        let mut moved = false;
+        for (c, s) in batch.iter().zip(times) {
+            if let Some(s) = s
+                && s < best_s * MIN_GAIN
+            {
+                (best, best_s, moved) = (c.clone(), s, true);
+            }
+            tried.push(Tried { config: c.clone(), seconds: s });
+        }
+        // The register round always goes on to shapes; a shape round only
+        // when it gained.
+        if round > 0 && !moved {
+            break;
+        }
+        batch = shape_moves(&best, space);
+    }
+    tried
+}
+
+/// The fastest of `tried` (the search's answer).
+pub fn fastest(tried: &[Tried]) -> Option<&Tried> {
+    tried.iter().filter(|t| t.seconds.is_some()).min_by(|a, b| a.seconds.unwrap().total_cmp(&b.seconds.unwrap()))
+}
+
+/// The config written out per dimension, without the vector loop's unroll
+/// factor (ignored by codegen), so equal code compares equal.
+fn canonical(c: &Config, space: &Space) -> (Vec<usize>, Vec<usize>) {
+    let vector = space.point_order.last().copied();
+    let unroll = (0..space.dims).map(|k| if Some(k) == vector { 1 } else { c.unroll(k) }).collect();
+    (c.tiles_for(space.dims), unroll)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gemm_like() -> Space {
+        // Members i, j, k tiled; intra-tile order i, k, j (j stride-1).
+        Space { dims: 3, point_order: vec![0, 2, 1], vector_regs: 16, max_tile: 2048 }
+    }
+
+    #[test]
+    fn register_tiles_unroll_the_loops_outside_the_vector_loop() {
+        let r = register_tiles(&Config::cubic(128), &gemm_like());
+        assert_eq!(r[0].to_string(), "128x128x128:4x1x4");
+        assert!(r.iter().all(|c| c.unroll(1) == 1), "the vector loop j is never unrolled");
+        assert!(r.iter().all(|c| c.unroll(0) * c.unroll(2) <= 16));
+        let wide = Space { vector_regs: 32, ..gemm_like() };
+        assert!(register_tiles(&Config::cubic(128), &wide).iter().any(|c| c.unroll(0) * c.unroll(2) == 32));
+        // Unroll factors never exceed the tile.
+        assert!(register_tiles(&Config::cubic(4), &gemm_like()).iter().all(|c| c.unroll(0) <= 4 && c.unroll(2) <= 4));
+    }
+
+    #[test]
+    fn shape_moves_double_and_halve_each_dimension_vector_first() {
+        let m = shape_moves(&"64:4x1x4".parse().unwrap(), &gemm_like());
+        let s: Vec<String> = m.iter().map(|c| c.to_string()).collect();
+        assert_eq!(s[..2], ["64x128x64:4x1x4".to_string(), "64x32x64:4x1x4".to_string()]);
+        assert_eq!(m.len(), 6);
+        let small = shape_moves(&"8:4x1x4".parse().unwrap(), &gemm_like());
+        assert!(small.iter().all(|c| c.tiles_for(3).iter().all(|&t| t >= 8)));
+    }
+
+    /// A synthetic cost with its optimum at 64x256x128:4x1x4, reachable by
+    /// single steps from 128: the search must get there within its budget.
+    #[test]
+    fn search_climbs_to_a_better_shape_and_stays_in_budget() {
+        let space = gemm_like();
+        let cost = |c: &Config| {
+            let t = c.tiles_for(3);
+            let shape = (t[0] as f64 / 64.0).log2().abs()
+                + (t[1] as f64 / 256.0).log2().abs()
+                + (t[2] as f64 / 128.0).log2().abs();
+            let reg = if c.unroll(0) == 4 && c.unroll(2) == 4 { 1.0 } else { 2.0 };
+            reg * (1.0 + 0.2 * shape)
+        };
+        let mut calls = 0;
+        let tried = search(Config::cubic(128), cost(&Config::cubic(128)), 20, &space, |cs| {
+            calls += 1;
+            cs.iter().map(|c| Some(cost(c))).collect()
+        });
+        assert!(tried.len() <= 21);
+        assert_eq!(fastest(&tried).unwrap().config.to_string(), "64x256x128:4x1x4");
+        assert!(calls >= 3);
+        // No config is timed twice.
+        for (i, a) in tried.iter().enumerate() {
+            assert!(tried[i + 1..].iter().all(|b| canonical(&a.config, &space) != canonical(&b.config, &space)));
+        }
+    }
+
+    #[test]
+    fn search_stops_when_nothing_gains_and_skips_failures() {
+        let tried = search(Config::cubic(64), 1.0, 40, &gemm_like(), |cs| {
+            cs.iter().map(|c| if c.is_unrolled() && c.unroll(0) == 8 { None } else { Some(1.0) }).collect()
+        });
+        // Register round, then one shape round, then stop.
+        let registers = register_tiles(&Config::cubic(64), &gemm_like()).len();
+        assert_eq!(tried.len(), 1 + registers + 6);
+        assert_eq!(fastest(&tried).unwrap().config, Config::cubic(64));
+        assert!(search(Config::cubic(64), 1.0, 0, &gemm_like(), |_| panic!("no budget")).len() == 1);
+    }
+}

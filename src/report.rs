@@ -1,0 +1,43 @@
+//! What the CLI prints for people (the `--json` forms come from serde).
+
+use std::fmt::Write;
+
+use tss::choose::Choice;
+
+/// `tss predict`'s report: the choice, each kept candidate predicted
+/// against measured, the untiled original, and what the refinement timed.
+pub fn choice(c: &Choice) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "tss: {} {}: {} ({}; predicted {:.4} s for the model's tile; {} candidates, {} kept{})",
+        c.file,
+        c.sizes,
+        c.config(),
+        c.strategy,
+        c.predicted,
+        c.candidates,
+        c.kept.len(),
+        if c.from_cache { ", cached" } else { "" }
+    );
+    for k in &c.kept {
+        let tile = k.tile.iter().map(|t| t.to_string()).collect::<Vec<_>>().join("x");
+        match k.measured {
+            Some(m) => writeln!(s, "  {tile:>18}  predicted {:.4} s  measured {m:.4} s", k.predicted),
+            None => writeln!(s, "  {tile:>18}  predicted {:.4} s", k.predicted),
+        }
+        .expect("string");
+    }
+    if let Some(u) = c.untiled {
+        let _ = writeln!(s, "  {:>18}  {:>18}  measured {u:.4} s", "untiled", "");
+    }
+    if c.refined.len() > 1 {
+        let _ =
+            writeln!(s, "  register tiles and shapes from {} ({} timed):", c.refined[0].config, c.refined.len() - 1);
+        for t in &c.refined[1..] {
+            let m = t.seconds.map_or("failed".to_string(), |m| format!("measured {m:.4} s"));
+            let _ = writeln!(s, "  {:>18}  {:>18}  {m}", t.config.to_string(), "");
+        }
+    }
+    s
+}
