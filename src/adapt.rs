@@ -69,7 +69,9 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     let usage = Error::Usage;
     let cache = Compiler::cache_dir().ok_or_else(|| usage("no cache directory: set TSS_CACHE or HOME".into()))?;
     let mode = Mode::from_parallel(plan.parallel);
-    let machine = Descriptor::detect("", "").slug();
+    // Rows of another harness version are not comparable: each has its directory.
+    let machine =
+        format!("{}-harness{}-{}", Descriptor::detect("", "").slug(), crate::machine::HARNESS, plan.policy.sizes);
     let data = cache.join("adapt").join(&machine).join(format!("{mode}.csv"));
     let kernels = write_kernels(&cache.join("adapt").join("kernels"))?;
     let start = Instant::now();
@@ -107,7 +109,8 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     meta.data.files = vec![data.display().to_string()];
     meta.data.rows = rows.len();
     meta.data.instances = instances;
-    meta.data.machine = Some(Descriptor::detect(&compiler.version, &compiler.flags()));
+    meta.data.machine =
+        Some(Descriptor { sizes: plan.policy.sizes, ..Descriptor::detect(&compiler.version, &compiler.flags()) });
     if let Some(r) = records.first() {
         (meta.data.cpu, meta.data.l1d, meta.data.l2, meta.data.line) =
             (r.meta.cpu.clone(), r.meta.l1d, r.meta.l2, r.meta.line);

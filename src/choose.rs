@@ -43,9 +43,9 @@ pub struct ChooseOptions {
     pub refine: usize,
 }
 
-/// Default of [`ChooseOptions::refine`]: the register round and one or two
-/// shape rounds.
-pub const REFINE_BUDGET: usize = 12;
+/// Default of [`ChooseOptions::refine`]: the register round and two shape
+/// rounds.
+pub const REFINE_BUDGET: usize = 16;
 
 impl ChooseOptions {
     /// The shipped model of the mode, T6-Search (the best method on the test

@@ -124,7 +124,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
     }
     let (mut out, existing) = Appender::open(&plan.out).map_err(usage)?;
     let compiler = Compiler::from_env().map_err(usage)?;
-    let here = Descriptor::detect(&compiler.version, &compiler.flags());
+    let here = Descriptor { sizes: plan.policy.sizes, ..Descriptor::detect(&compiler.version, &compiler.flags()) };
     let meta = Meta {
         cpu: here.cpu.clone(),
         l1d: plan.caches.l1d,

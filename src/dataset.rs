@@ -317,6 +317,17 @@ pub fn claim(path: &Path, rows: &[Record], here: &Descriptor, meta: &Meta) -> Re
     };
     let recorded = machine_of(path)?;
     if let Some(theirs) = &recorded {
+        if (theirs.harness, theirs.sizes) != (here.harness, here.sizes) {
+            return Err(format!(
+                "{}: timed by harness version {} with {} sizes, but this run times with version {} and {} sizes \
+                 (the driver around each kernel differs, and with it the timings): collect into a new file",
+                path.display(),
+                theirs.harness,
+                theirs.sizes,
+                here.harness,
+                here.sizes
+            ));
+        }
         let diffs = theirs.differences(here);
         if !diffs.is_empty() {
             return refuse(theirs.summary(), diffs);
@@ -351,7 +362,13 @@ pub fn one_machine(paths: &[PathBuf], rows: &[Record]) -> Result<Option<Descript
     for p in paths {
         let Some(d) = machine_of(p)? else { continue };
         if let Some((q, first)) = &found {
-            let diffs = first.differences(&d);
+            let mut diffs = first.differences(&d);
+            if first.harness != d.harness {
+                diffs.push(format!("harness version {} vs {}", first.harness, d.harness));
+            }
+            if first.sizes != d.sizes {
+                diffs.push(format!("sizes {} vs {}", first.sizes, d.sizes));
+            }
             if !diffs.is_empty() {
                 return Err(format!(
                     "{} and {} were measured on different machines (differs in {}); use one machine's files",
@@ -441,6 +458,18 @@ mod tests {
         other.isa = "something-else".into();
         let e = claim(&p, &[], &other, &r.meta).unwrap_err();
         assert!(e.contains(&format!("isa {} vs something-else", here.isa)) && e.contains("collect into"), "{e}");
+        // Rows timed by an older harness are refused, and files written
+        // before the version was recorded count as version 1.
+        let older = Descriptor { harness: crate::machine::HARNESS - 1, ..here.clone() };
+        let e = claim(&p, &[], &older, &r.meta).unwrap_err();
+        assert!(e.contains("harness version") && e.contains("new file"), "{e}");
+        let text = std::fs::read_to_string(machine_path(&p)).unwrap().replace("\"harness\"", "\"unknown\"");
+        std::fs::write(machine_path(&p), text).unwrap();
+        assert_eq!(machine_of(&p).unwrap().unwrap().harness, 1);
+        let newer = tempfile::tempdir().unwrap();
+        claim(&newer.path().join("serial.csv"), &[], &here, &r.meta).unwrap();
+        let paths = [p.clone(), newer.path().join("serial.csv")];
+        assert!(one_machine(&paths, &[]).unwrap_err().contains("harness version 1 vs"));
         // Rows of another compiler are refused even where no machine.json says so.
         let fresh = tempfile::tempdir().unwrap();
         let meta = Meta { cc: "clang 19".into(), ..r.meta.clone() };

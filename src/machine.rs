@@ -2,6 +2,7 @@
 //! working-set features) and identity (recorded with data and models so a
 //! model is not silently used on a machine it never saw).
 
+use crate::harness::session::SizeBinding;
 use std::fs;
 
 use serde::{Deserialize, Serialize};
@@ -75,6 +76,12 @@ impl MachineInfo {
     }
 }
 
+/// Version of the harness's timing setup (the driver around each variant,
+/// `harness::driver`). Rows timed by another version are not comparable
+/// with new ones: 1 declared the arrays as block-scope `restrict` locals,
+/// which gcc ignores; 2 passes them as `restrict` parameters.
+pub const HARNESS: u32 = 2;
+
 /// Everything that makes timings from two machines incomparable: CPU, vector
 /// ISA, caches, cores, compiler and flags. A dataset directory holds rows of
 /// one descriptor (`machine.json`), and its [`Descriptor::slug`] names the
@@ -100,6 +107,12 @@ pub struct Descriptor {
     /// First line of `cc --version`, and the flags every kernel is built with.
     pub cc: String,
     pub cflags: String,
+    /// [`HARNESS`] version that timed the rows (1 when not recorded).
+    #[serde(default = "first_harness")]
+    pub harness: u32,
+    /// Whether sizes were compile-time constants (runtime when not recorded).
+    #[serde(default = "first_sizes")]
+    pub sizes: SizeBinding,
     /// How the descriptor was made when not by detection.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
@@ -132,6 +145,8 @@ impl Descriptor {
             cores: cores(),
             cc: cc.into(),
             cflags: cflags.into(),
+            harness: HARNESS,
+            sizes: SizeBinding::Constant,
             note: String::new(),
         }
     }
@@ -211,6 +226,14 @@ impl Descriptor {
         cmp("flags", self.cflags.clone(), other.cflags.clone());
         out
     }
+}
+
+fn first_harness() -> u32 {
+    1
+}
+
+fn first_sizes() -> SizeBinding {
+    SizeBinding::Runtime
 }
 
 /// The widest vector extension in a `/proc/cpuinfo` flag list, and its width.

@@ -10,7 +10,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use tss::choose::{ChooseOptions, choose_tiles};
 use tss::features::{FeatureSet, candidates};
 use tss::harness::compile::Compiler;
-use tss::harness::session::{Policy, Session};
+use tss::harness::session::{Policy, Session, SizeBinding};
 use tss::harness::{Mode, Variant};
 use tss::instance::Sizes;
 use tss::machine::{Caches, parse_bytes};
@@ -344,11 +344,22 @@ struct TimingArgs {
     /// Seconds before a candidate counts as hung (its worker is killed).
     #[arg(long, default_value_t = 120)]
     timeout: u64,
+    /// `constant`: compile each variant for the instance's sizes, as a
+    /// program whose sizes are macros (PolyBench); `runtime`: pass them at
+    /// run time, as a library kernel (one object per config, faster to
+    /// collect). Tiled code often runs 2x faster with constants.
+    #[arg(long, value_enum, default_value_t = SizeBinding::Constant)]
+    sizes: SizeBinding,
 }
 
 impl TimingArgs {
     fn policy(&self) -> Policy {
-        Policy { reps: self.reps.max(1), near: self.near.max(1.0), timeout: Duration::from_secs(self.timeout.max(1)) }
+        Policy {
+            reps: self.reps.max(1),
+            near: self.near.max(1.0),
+            timeout: Duration::from_secs(self.timeout.max(1)),
+            sizes: self.sizes,
+        }
     }
 }
 

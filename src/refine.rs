@@ -8,7 +8,10 @@
 //! 1. the register tiles this machine's vector registers can hold, on the
 //!    two point loops just outside the vector loop;
 //! 2. then, greedily, every tile dimension doubled or halved around the
-//!    best so far, for as long as a step gains and the budget lasts.
+//!    best so far, for as long as a step gains and the budget lasts. Each of
+//!    these rounds also tries the best so far with the register tile
+//!    toggled (the fastest unroll list timed, or none), since a register tile
+//!    that loses at one tile size can win at another (syr2k's does at 32).
 //!
 //! Measurements are noisy, so a step must gain [`MIN_GAIN`] to move the
 //! search on; the final pick is still the fastest configuration timed.
@@ -56,7 +59,7 @@ pub fn register_tiles(base: &Config, space: &Space) -> Vec<Config> {
     let a = space.point_order[d - 2];
     let b = (d >= 3).then(|| space.point_order[d - 3]);
     let pairs: &[(usize, usize)] = match b {
-        Some(_) => &[(4, 4), (2, 4), (4, 2), (8, 4), (4, 8), (2, 2)],
+        Some(_) => &[(4, 4), (2, 4), (4, 2), (8, 4), (4, 8)],
         None => &[(1, 4), (1, 8), (1, 2)],
     };
     let tiles = base.tiles_for(space.dims);
@@ -137,9 +140,20 @@ pub fn search(
         if round > 0 && !moved {
             break;
         }
-        batch = shape_moves(&best, space);
+        batch = toggled(&best, &tried).into_iter().chain(shape_moves(&best, space)).collect();
     }
     tried
+}
+
+/// `best` with its register tile toggled: without unrolling when it has
+/// one, else with the unroll list of the fastest unrolled config timed.
+fn toggled(best: &Config, tried: &[Tried]) -> Option<Config> {
+    if best.is_unrolled() {
+        return Some(best.without_unroll());
+    }
+    let unrolled: Vec<Tried> = tried.iter().filter(|t| t.config.is_unrolled()).cloned().collect();
+    let fastest = fastest(&unrolled)?;
+    Some(Config { tiles: best.tiles.clone(), unroll: fastest.config.unroll.clone() })
 }
 
 /// The fastest of `tried` (the search's answer).
@@ -213,12 +227,31 @@ mod tests {
         }
     }
 
+    /// A register tile that loses at the start's size but wins at a smaller
+    /// one (syr2k on Zen 3): the toggle finds it after a shape step.
+    #[test]
+    fn register_tiles_are_retried_after_a_shape_step() {
+        let space = gemm_like();
+        let cost = |c: &Config| {
+            let small = c.tile(2) <= 64;
+            match (c.is_unrolled(), small) {
+                (false, false) => 2.0,
+                (false, true) => 1.8,
+                (true, false) => 2.2,
+                (true, true) => 1.0,
+            }
+        };
+        let tried = search(Config::cubic(128), 2.0, 16, &space, |cs| cs.iter().map(|c| Some(cost(c))).collect());
+        assert_eq!(fastest(&tried).unwrap().seconds, Some(1.0), "{tried:?}");
+    }
+
     #[test]
     fn search_stops_when_nothing_gains_and_skips_failures() {
         let tried = search(Config::cubic(64), 1.0, 40, &gemm_like(), |cs| {
             cs.iter().map(|c| if c.is_unrolled() && c.unroll(0) == 8 { None } else { Some(1.0) }).collect()
         });
-        // Register round, then one shape round, then stop.
+        // Register round, then one shape round (all six moves; the register
+        // tile at this shape was timed already), then stop.
         let registers = register_tiles(&Config::cubic(64), &gemm_like()).len();
         assert_eq!(tried.len(), 1 + registers + 6);
         assert_eq!(fastest(&tried).unwrap().config, Config::cubic(64));
