@@ -15,14 +15,18 @@ BIN=${TSS_BIN:-target/release/tss}
 [ -x "$BIN" ] || cargo build --release
 mkdir -p /tmp/tss-collect && cp "$BIN" /tmp/tss-collect/tss
 TSS=/tmp/tss-collect/tss
-D=${DATA:-data/$("$TSS" machine | sed -n 's|^data directory: data/\(.*\)/$|\1|p')}
+D=${DATA:-$("$TSS" machine | sed -n 's|^data directory: \(.*\)/$|\1|p')}
 echo "collecting into $D on: $("$TSS" machine | head -1)"
 K=polybench/paper/matmul.c,polybench/paper/gemm.c,polybench/paper/dsyrk.c,polybench/paper/dsyr2k.c,polybench/paper/tmm.c,polybench/paper/trmm.c
 
-serial_train() { "$TSS" collect --kernels $K --seed 1 --instances "$1" --out "$D/serial-train.csv"; }
-serial_test() { "$TSS" collect --kernels $K --seed 2 --instances "$1" --baseline --out "$D/serial-test.csv"; }
-parallel_train() { "$TSS" collect --kernels $K --seed 3 --instances "$1" --parallel --out "$D/parallel-train.csv"; }
-parallel_test() { "$TSS" collect --kernels $K --seed 4 --instances "$1" --parallel --baseline --out "$D/parallel-test.csv"; }
+# Register-tile configs per instance (rows a later feature set will use).
+R=${REGISTERS:-8}
+serial_train() { "$TSS" collect --kernels $K --seed 1 --instances "$1" --registers $R --out "$D/serial-train.csv"; }
+serial_test() { "$TSS" collect --kernels $K --seed 2 --instances "$1" --registers $R --baseline --out "$D/serial-test.csv"; }
+parallel_train() { "$TSS" collect --kernels $K --seed 3 --instances "$1" --registers $R --parallel --out "$D/parallel-train.csv"; }
+parallel_test() {
+  "$TSS" collect --kernels $K --seed 4 --instances "$1" --registers $R --parallel --baseline --out "$D/parallel-test.csv"
+}
 
 # Small first passes give every kernel, mode and set some data early; later
 # passes extend the same seeds (instance k is a function of seed and k).

@@ -33,4 +33,4 @@ def main(paths):
         print(f"| `{os.path.join(os.path.basename(os.path.dirname(p)), os.path.basename(p))}` | {len(rows)} | {per_kernel} ({len(inst)} kernels) | {st} | {wall / 3600:.2f} h | {rate:.0f} | {ratio} |")
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "data", "*", "*.csv"))))
+    main(sys.argv[1:] or sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "data", "**", "*.csv"), recursive=True)))

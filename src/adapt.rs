@@ -83,6 +83,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         mode,
         baseline: false,
         non_cubic: 0,
+        registers: 0,
         caches: plan.caches,
         policy: plan.policy,
         out: data.clone(),

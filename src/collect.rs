@@ -23,6 +23,7 @@ use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, Timing, Variant};
 use crate::instance::Sizes;
 use crate::machine::{Caches, Descriptor};
+use crate::refine::{self, register_tiles};
 use crate::{Analysis, Error};
 
 #[derive(Clone, Debug)]
@@ -37,6 +38,8 @@ pub struct Plan {
     pub baseline: bool,
     /// Extra random non-cubic tiles per instance.
     pub non_cubic: usize,
+    /// Register-tile configs per instance ([`register_variants`]).
+    pub registers: usize,
     pub caches: Caches,
     pub policy: Policy,
     pub out: PathBuf,
@@ -85,6 +88,34 @@ pub fn variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, non_cubic: usize, 
         let v = Variant::Tiled(Config::tiled(t));
         if !out.contains(&v) {
             out.push(v);
+        }
+    }
+    out
+}
+
+/// `n` register-tile configs of one instance, for a model that learns
+/// unroll-and-jam: the `k`-th takes a cubic candidate from the `k`-th of `n`
+/// equal slices of the ascending candidates, and the `k`-th register tile
+/// [`refine::register_tiles`] would try on this machine (cycling), so every
+/// tile scale meets every register tile as `n` grows. Empty when the hot
+/// band has no two loops to unroll.
+pub fn register_variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, n: usize, vector_regs: usize) -> Vec<Variant> {
+    let Some(band) = a.report.bands.iter().find(|b| b.tiled) else { return Vec::new() };
+    let cands = candidates(ps, caches);
+    let space =
+        refine::Space { dims: a.tile_dims(), point_order: band.point_order.clone(), vector_regs, max_tile: usize::MAX };
+    if cands.is_empty() || register_tiles(&Config::cubic(cands[0]), &space).is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for k in 0..n {
+        let t = cands[(k * cands.len() / n.max(1) + cands.len() / (2 * n.max(1))).min(cands.len() - 1)];
+        let regs = register_tiles(&Config::cubic(t), &space);
+        if let Some(c) = regs.get(k % regs.len().max(1)) {
+            let v = Variant::Tiled(c.clone());
+            if !out.contains(&v) {
+                out.push(v);
+            }
         }
     }
     out
@@ -155,6 +186,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             if let Some(n) = plan.sample {
                 tiled = spread_sample(tiled, n, plan.seed ^ ((k as u64) << 20) ^ (ki as u64));
             }
+            tiled.extend(register_variants(a, &ps, &plan.caches, plan.registers, here.vector_registers()));
             all.extend(tiled);
             let key = |v: &Variant| (name.clone(), mode.clone(), sizes.to_string(), v.to_string());
             let n_all = all.len();

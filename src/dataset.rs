@@ -308,11 +308,11 @@ pub fn claim(path: &Path, rows: &[Record], here: &Descriptor, meta: &Meta) -> Re
     let refuse = |theirs: String, diffs: Vec<String>| {
         Err(format!(
             "{}: measured on {theirs}, but this machine is {} (differs in {}); timings of two machines never \
-             share a file: collect into another directory, e.g. data/{}/",
+             share a file: collect into another directory, e.g. {}",
             path.display(),
             here.summary(),
             diffs.join(", "),
-            here.slug()
+            here.data_dir()
         ))
     };
     let recorded = machine_of(path)?;
@@ -320,12 +320,14 @@ pub fn claim(path: &Path, rows: &[Record], here: &Descriptor, meta: &Meta) -> Re
         if (theirs.harness, theirs.sizes) != (here.harness, here.sizes) {
             return Err(format!(
                 "{}: timed by harness version {} with {} sizes, but this run times with version {} and {} sizes \
-                 (the driver around each kernel differs, and with it the timings): collect into a new file",
+                 (the driver around each kernel differs, and with it the timings): collect into a new file, e.g. \
+                 in {}",
                 path.display(),
                 theirs.harness,
                 theirs.sizes,
                 here.harness,
-                here.sizes
+                here.sizes,
+                here.data_dir()
             ));
         }
         let diffs = theirs.differences(here);

@@ -75,7 +75,11 @@ fn timed<'a>(rows: &[&'a Record], features: usize) -> Vec<&'a Record> {
     rows.iter()
         .copied()
         .filter(|r| {
-            r.status == Status::Ok && r.tile != "untiled" && r.time_median.is_some() && r.features.len() >= features
+            r.status == Status::Ok
+                && r.tile != "untiled"
+                && !r.tile.contains(':') // unrolled: outside the model's space (see train::samples)
+                && r.time_median.is_some()
+                && r.features.len() >= features
         })
         .collect()
 }

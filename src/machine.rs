@@ -160,6 +160,17 @@ impl Descriptor {
         }
     }
 
+    /// Where this machine's data lives, relative to the repository:
+    /// `data/<slug>/`, or `data/<slug>/harness2-constant/` for rows timed by
+    /// a later harness (the first harness's files sit in `data/<slug>/`).
+    pub fn data_dir(&self) -> String {
+        if self.harness == 1 {
+            format!("data/{}/", self.slug())
+        } else {
+            format!("data/{}/harness{}-{}/", self.slug(), self.harness, self.sizes)
+        }
+    }
+
     /// A directory name for this machine's data and models:
     /// `amd-epyc-avx2-l2-512k`. Machines that share it but differ elsewhere
     /// are told apart by [`Descriptor::differences`].
@@ -302,6 +313,9 @@ mod tests {
         let mut zen4 = here.clone();
         (zen4.cpu, zen4.isa, zen4.l2, zen4.family) = ("AMD EPYC".into(), "avx512".into(), 1 << 20, None);
         assert_eq!(zen4.slug(), "amd-epyc-avx512-l2-1m");
+        assert_eq!(Descriptor { harness: 1, ..zen4.clone() }.data_dir(), "data/amd-epyc-avx512-l2-1m/");
+        let v2 = Descriptor { harness: 2, sizes: SizeBinding::Constant, ..zen4.clone() };
+        assert_eq!(v2.data_dir(), "data/amd-epyc-avx512-l2-1m/harness2-constant/");
         let d = here.differences(&zen4);
         assert_eq!(d.iter().any(|x| x.starts_with("L2 ")), here.l2 != 1 << 20, "{d:?}");
         assert!(!d.iter().any(|x| x.starts_with("family")), "unrecorded fields are not compared: {d:?}");

@@ -172,6 +172,12 @@ enum Command {
         /// Random non-cubic tiles per instance, on top of the cubic candidates.
         #[arg(long, default_value_t = 0)]
         non_cubic: usize,
+        /// Register-tile configs per instance (unroll-and-jam of the two point
+        /// loops outside the vector loop at cubic tiles spread over the
+        /// candidates), on top of the others. Training skips these rows until
+        /// the features describe unrolling.
+        #[arg(long, default_value_t = 0)]
+        registers: usize,
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
@@ -489,6 +495,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             parallel,
             baseline,
             non_cubic,
+            registers,
             quiet,
             timing,
             caches,
@@ -501,6 +508,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 mode: Mode::from_parallel(parallel),
                 baseline,
                 non_cubic,
+                registers,
                 caches: caches.resolve(),
                 policy: timing.policy(),
                 out: out.clone(),

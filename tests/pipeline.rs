@@ -52,6 +52,8 @@ fn collect_args(out: &Path) -> Vec<String> {
         "70..110",
         "--reps",
         "2",
+        "--registers",
+        "2",
         "--quiet",
         "--out",
     ]
@@ -70,6 +72,8 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
     let expected = keys(&full);
     assert!(expected.len() >= 2 * 3 * 5, "{} rows", expected.len());
     assert!(expected.iter().all(|k| k.3 == "ok"), "{expected:?}");
+    let unrolled = expected.iter().filter(|k| k.2.contains(':')).count();
+    assert_eq!(unrolled, 2 * 3 * 2, "two register-tile configs per instance: {expected:?}");
 
     let part = dir.path().join("part.csv");
     let mut child = tss(&cache).args(collect_args(&part)).spawn().unwrap();

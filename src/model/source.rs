@@ -164,7 +164,7 @@ pub fn fit_to(m: &SavedModel, here: &Descriptor) -> String {
 /// `tss machine`: this machine as tss records it, its data directory name,
 /// and how the default models fit it.
 pub fn describe_machine(here: &Descriptor) -> String {
-    let mut out = format!("this machine: {}\ndata directory: data/{}/\n", here.summary(), here.slug());
+    let mut out = format!("this machine: {}\ndata directory: {}\n", here.summary(), here.data_dir());
     for parallel in [false, true] {
         let src = ModelSource::default_for(parallel);
         let mode = if parallel { "parallel" } else { "serial" };
