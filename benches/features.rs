@@ -23,8 +23,10 @@ fn bench(c: &mut Criterion) {
             c.bench_function(&format!("features/{name}/{set}/all-candidates"), |b| {
                 b.iter(|| {
                     let ps = a.kernel.extents(black_box(&sizes)).unwrap();
-                    let rows: Vec<Vec<f64>> =
-                        candidates(&ps, &caches).iter().map(|&t| a.kernel.vector(set, &ps, &[t], &caches)).collect();
+                    let rows: Vec<Vec<f64>> = candidates(&ps, &caches)
+                        .iter()
+                        .map(|&t| a.kernel.vector(set, &ps, &tss::Config::cubic(t), &caches))
+                        .collect();
                     black_box(rows)
                 })
             });

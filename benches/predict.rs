@@ -41,8 +41,10 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("predict-t1/{name}"), |b| {
             b.iter(|| {
                 let ps = a.kernel.extents(black_box(&sizes)).unwrap();
-                let rows: Vec<Vec<f64>> =
-                    candidates(&ps, &caches).iter().map(|&t| a.kernel.vector(set, &ps, &vec![t; d], &caches)).collect();
+                let rows: Vec<Vec<f64>> = candidates(&ps, &caches)
+                    .iter()
+                    .map(|&t| a.kernel.vector(set, &ps, &tss::Config::tiled(vec![t; d]), &caches))
+                    .collect();
                 let pred = model.predict(&rows);
                 black_box(keep_best(&pred)[0])
             })

@@ -68,6 +68,10 @@ impl ChooseOptions {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Kept {
     pub tile: Vec<usize>,
+    /// Unroll-and-jam factors (empty: none; only models whose features
+    /// describe unrolling rank register tiles).
+    #[serde(default)]
+    pub unroll: Vec<usize>,
     pub predicted: f64,
     /// Measured median seconds (T6-Search only).
     pub measured: Option<f64>,
@@ -102,6 +106,12 @@ pub struct Choice {
     /// The file with every SCoP tiled and the chosen sizes as defaults.
     #[serde(skip)]
     pub code: String,
+}
+
+impl Kept {
+    pub fn config(&self) -> Config {
+        Config { tiles: self.tile.clone(), unroll: self.unroll.clone() }
+    }
 }
 
 impl Choice {
@@ -143,9 +153,9 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let mut warnings = provenance_warnings(&model, opts);
     let ps = a.extents(&sizes)?;
     let sizes_list = candidates(&ps, &opts.caches);
-    let tiles: Vec<Vec<usize>> = sizes_list.iter().map(|&t| vec![t; d]).collect();
     let set = model.feature_set();
-    let rows: Vec<Vec<f64>> = tiles.iter().map(|t| a.kernel.vector(set, &ps, t, &opts.caches)).collect();
+    let configs = candidate_configs(&a, &sizes_list, set);
+    let rows: Vec<Vec<f64>> = configs.iter().map(|c| a.kernel.vector(set, &ps, c, &opts.caches)).collect();
     let predicted = model.predict(&rows);
     let best = keep_best(&predicted);
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
@@ -170,8 +180,15 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             best
         }
     };
-    let mut kept: Vec<Kept> =
-        kept_idx.iter().map(|&k| Kept { tile: tiles[k].clone(), predicted: predicted[k], measured: None }).collect();
+    let mut kept: Vec<Kept> = kept_idx
+        .iter()
+        .map(|&k| Kept {
+            tile: configs[k].tiles_for(d),
+            unroll: if configs[k].is_unrolled() { (0..d).map(|m| configs[k].unroll(m)).collect() } else { Vec::new() },
+            predicted: predicted[k],
+            measured: None,
+        })
+        .collect();
     let mut untiled = None;
     let mut refined = Vec::new();
     let pick = match opts.strategy {
@@ -200,7 +217,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             pick
         }
     };
-    let config = refine::fastest(&refined).map_or_else(|| Config::tiled(kept[pick].tile.clone()), |t| t.config.clone());
+    let config = refine::fastest(&refined).map_or_else(|| kept[pick].config(), |t| t.config.clone());
     let choice = Choice {
         file: file.display().to_string(),
         sizes: sizes.to_string(),
@@ -208,7 +225,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         tile: config.tiles_for(d),
         unroll: if config.is_unrolled() { (0..d).map(|k| config.unroll(k)).collect() } else { Vec::new() },
         predicted: kept[pick].predicted,
-        candidates: tiles.len(),
+        candidates: configs.len(),
         kept,
         untiled,
         refined,
@@ -221,6 +238,26 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         write_cache(opts, k, &choice);
     }
     Ok(Choice { code: retile(choice.config())?, ..choice })
+}
+
+/// The configs the model ranks: the cubic `tiles` (in order, so indices
+/// into `tiles` are indices here too), then, when its features describe
+/// unrolling, every register tile the refinement would try at each of them.
+fn candidate_configs(a: &crate::Analysis, tiles: &[usize], set: crate::features::FeatureSet) -> Vec<Config> {
+    let d = a.tile_dims();
+    let mut out: Vec<Config> = tiles.iter().map(|&t| Config::tiled(vec![t; d])).collect();
+    if let (true, Some(band)) = (set.describes_unrolling(), a.report.bands.iter().find(|b| b.tiled)) {
+        let space = Space {
+            dims: d,
+            point_order: band.point_order.clone(),
+            vector_regs: Descriptor::detect("", "").vector_registers(),
+            max_tile: usize::MAX,
+        };
+        for &t in tiles {
+            out.extend(refine::register_tiles(&Config::tiled(vec![t; d]), &space));
+        }
+    }
+    out
 }
 
 /// Why the model's ranking cannot be used here, if it cannot: every
@@ -284,7 +321,7 @@ impl<'a> Timer<'a> {
 /// T6-Search: time the kept candidates (checked against untiled), take the
 /// fastest.
 fn search(timer: &mut Timer, kept: &mut [Kept]) -> Result<usize, String> {
-    let configs: Vec<Config> = kept.iter().map(|k| Config::tiled(k.tile.clone())).collect();
+    let configs: Vec<Config> = kept.iter().map(Kept::config).collect();
     for (k, m) in kept.iter_mut().zip(timer.time(&configs)?) {
         k.measured = m;
     }
@@ -318,7 +355,7 @@ fn refine_pick(
         max_tile: longest.next_power_of_two(),
     };
     let mut failure = None;
-    let tried = refine::search(Config::tiled(pick.tile.clone()), start, opts.refine, &space, |cs| {
+    let tried = refine::search(pick.config(), start, opts.refine, &space, |cs| {
         timer.time(cs).unwrap_or_else(|e| {
             failure = Some(format!("timing register tiles and shapes failed ({e}); kept the fastest timed"));
             vec![None; cs.len()]

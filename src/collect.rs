@@ -17,7 +17,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::config::Config;
 use crate::dataset::{Appender, Meta, Record};
-use crate::features::{FeatureSet, candidates};
+use crate::features::candidates;
 use crate::harness::compile::Compiler;
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, Timing, Variant};
@@ -238,11 +238,11 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
                     }
                 }
                 // The untiled code is the 1x1x1 tile as far as features go.
-                let tile: Vec<usize> = match v {
-                    Variant::Untiled => vec![1],
-                    Variant::Tiled(c) => c.tiles_for(a.tile_dims()),
+                let config = match v {
+                    Variant::Untiled => Config::cubic(1),
+                    Variant::Tiled(c) => Config { tiles: c.tiles_for(a.tile_dims()), unroll: c.unroll.clone() },
                 };
-                let ts = a.kernel.feature_tiles(&tile);
+                let ts = a.kernel.feature_tiles(&config.tiles);
                 let rec = Record {
                     kernel: name.clone(),
                     mode: mode.clone(),
@@ -258,7 +258,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
                     reps: t.times.len(),
                     checksum: t.checksum,
                     baseline_time: baseline,
-                    features: a.kernel.vector(FeatureSet::Extended, &w.ps, &tile, &plan.caches),
+                    features: a.kernel.vector(crate::dataset::STORED, &w.ps, &config, &plan.caches),
                     meta: meta.clone(),
                     unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
                 };

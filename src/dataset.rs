@@ -18,7 +18,7 @@
 //! | `reps` | timed runs |
 //! | `checksum` | weighted sum of the written arrays |
 //! | `baseline_time` | median of the instance's untiled run(s) |
-//! | `f_<NAME>` | the `extended` feature vector (its first 29 are the `paper` set) |
+//! | `f_<NAME>` | the `registers` feature vector (its first 29 are the `paper` set, its first 37 `extended`); files written before `registers` stop at `extended` |
 //! | `cpu`, `l1d`, `l2`, `line` | machine: CPU model and cache bytes |
 //! | `cc`, `cflags` | first line of `cc --version`, flags |
 //! | `unix_time` | when the row was measured |
@@ -102,8 +102,12 @@ impl Record {
     }
 }
 
+/// The feature set rows store: the widest. Files written before a set
+/// existed lack its columns, and their rows serve the narrower sets only.
+pub const STORED: FeatureSet = FeatureSet::Registers;
+
 pub fn header() -> Vec<String> {
-    let feats = FeatureSet::Extended.names().into_iter().map(|n| format!("f_{n}"));
+    let feats = STORED.names().into_iter().map(|n| format!("f_{n}"));
     FIXED.iter().map(|s| s.to_string()).chain(feats).chain(META.iter().map(|s| s.to_string())).collect()
 }
 
@@ -132,7 +136,8 @@ fn fields(r: &Record) -> Vec<String> {
         opt(r.checksum),
         opt(r.baseline_time),
     ];
-    f.extend(r.features.iter().map(|x| format!("{x}")));
+    // Rows with a narrower feature set leave the wider columns empty.
+    f.extend((0..STORED.len()).map(|k| r.features.get(k).map_or(String::new(), |x| format!("{x}"))));
     let m = &r.meta;
     f.extend([
         m.cpu.clone(),
@@ -179,7 +184,7 @@ fn parse(path: &Path, text: &[u8]) -> Result<Vec<Record>, String> {
     let need =
         |name: &str| col(name).ok_or_else(|| format!("{}: no column '{name}' (not a tss dataset?)", path.display()));
     let idx: Vec<usize> = FIXED.iter().map(|n| need(n)).collect::<Result<_, _>>()?;
-    let feat: Vec<Option<usize>> = FeatureSet::Extended.names().iter().map(|n| col(&format!("f_{n}"))).collect();
+    let feat: Vec<Option<usize>> = STORED.names().iter().map(|n| col(&format!("f_{n}"))).collect();
     let meta: Vec<Option<usize>> = META.iter().map(|n| col(n)).collect();
     let mut out = Vec::new();
     for (row, rec) in rd.records().enumerate() {

@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::dataset::Record;
+use crate::features::FeatureSet;
 use crate::harness::Status;
 use crate::model::saved::SavedModel;
 use crate::select::keep_best;
@@ -70,16 +71,19 @@ fn instances(records: &[Record]) -> BTreeMap<(String, String), Vec<&Record>> {
     groups
 }
 
-/// The timed tiled candidates of one instance with at least `features` features.
-fn timed<'a>(rows: &[&'a Record], features: usize) -> Vec<&'a Record> {
+/// The timed tiled candidates of one instance that `set` describes: every
+/// row has its features, and unrolled configs only when `set` tells them
+/// from plain tiles (see `train::samples`). Model and baselines choose in
+/// this one space, so their TN share a reference.
+fn timed<'a>(rows: &[&'a Record], set: FeatureSet) -> Vec<&'a Record> {
     rows.iter()
         .copied()
         .filter(|r| {
             r.status == Status::Ok
                 && r.tile != "untiled"
-                && !r.tile.contains(':') // unrolled: outside the model's space (see train::samples)
+                && (set.describes_unrolling() || !r.tile.contains(':'))
                 && r.time_median.is_some()
-                && r.features.len() >= features
+                && r.features.len() >= set.len()
         })
         .collect()
 }
@@ -87,11 +91,11 @@ fn timed<'a>(rows: &[&'a Record], features: usize) -> Vec<&'a Record> {
 /// The constant tile with the lowest geometric-mean TN over the training
 /// instances, among tiles timed on at least 90 % of them: the baseline a
 /// model must beat to be worth having.
-pub fn best_constant(train: &[Record]) -> Option<String> {
+pub fn best_constant(train: &[Record], set: FeatureSet) -> Option<String> {
     let groups = instances(train);
     let mut log_tn: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
     for rows in groups.values() {
-        let cands = timed(rows, 0);
+        let cands = timed(rows, set);
         let best = cands.iter().filter_map(|r| r.time_median).fold(f64::INFINITY, f64::min);
         for r in &cands {
             let e = log_tn.entry(r.tile.as_str()).or_default();
@@ -110,7 +114,7 @@ pub fn best_constant(train: &[Record]) -> Option<String> {
 /// The analytical cache rule's pick among `cands`: the largest tile whose
 /// working set fits L2 (feature `WS_L2` <= 1), else the smallest tile.
 fn cache_rule_pick(cands: &[&Record]) -> Option<usize> {
-    let ws_l2 = crate::features::FeatureSet::Extended.names().iter().position(|n| *n == "WS_L2")?;
+    let ws_l2 = FeatureSet::Extended.names().iter().position(|n| *n == "WS_L2")?;
     let volume = |r: &Record| r.ts.iter().product::<f64>();
     let fits = |r: &Record| r.features.get(ws_l2).is_some_and(|&w| w <= 1.0);
     (0..cands.len())
@@ -125,7 +129,7 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) 
     let set = model.feature_set();
     let mut out = Vec::new();
     for ((kernel, sizes), rows) in instances(records) {
-        let cands = timed(&rows, set.len());
+        let cands = timed(&rows, set);
         if cands.is_empty() {
             continue;
         }

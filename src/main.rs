@@ -109,11 +109,12 @@ enum Command {
         /// parameters (`N`, `ni`, `_PB_NI`; the `_PB_` prefix and case may differ).
         #[arg(long, value_name = "NAME=VALUE,...")]
         size: String,
-        /// Tile sizes (`64`, or `64,32,128` per band member); repeat for several
-        /// rows. Default: every candidate of the paper's rule (eq. 1-2).
-        #[arg(long, value_name = "SIZES")]
+        /// Configs (`64`, `64,32,128` per band member, or `64x32x128:4x1x4` with
+        /// unroll factors); repeat for several rows. Default: every candidate
+        /// of the paper's rule (eq. 1-2).
+        #[arg(long, value_name = "CONFIG")]
         tile: Vec<String>,
-        /// Feature set: `paper` (the 29 of Table 5) or `extended`.
+        /// Feature set: `paper` (the 29 of Table 5), `extended` or `registers`.
         #[arg(long, default_value = "paper")]
         set: FeatureSet,
         /// One JSON array of {name: value} objects, one per tile.
@@ -195,7 +196,9 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Feature set: `extended` (the paper's 29 and tile shape, working set and tile counts;
-        /// both shipped models use it) or `paper` (the 29 of Table 5).
+        /// both shipped models use it), `paper` (the 29 of Table 5) or `registers`
+        /// (`extended` and the unroll factors; learns from `collect --registers` rows,
+        /// and `predict` then ranks register tiles too).
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time` or `time` (seconds, as in the paper).
@@ -680,10 +683,10 @@ fn features(
     let a = tss::analyze(file, &read(file)?, false)?;
     let sizes = Sizes::parse(&a.scop.params, size).map_err(Error::Usage)?;
     let ps = a.extents(&sizes)?;
-    let tiles: Vec<Vec<usize>> = if tiles.is_empty() {
-        candidates(&ps, caches).into_iter().map(|t| vec![t]).collect()
+    let tiles: Vec<Config> = if tiles.is_empty() {
+        candidates(&ps, caches).into_iter().map(Config::cubic).collect()
     } else {
-        tiles.iter().map(|t| parse_sizes(t)).collect::<Result<_, _>>()?
+        tiles.iter().map(|t| t.parse::<Config>().map_err(Error::Usage)).collect::<Result<_, _>>()?
     };
     let names = set.names();
     let rows: Vec<Vec<f64>> = tiles.iter().map(|t| a.kernel.vector(set, &ps, t, caches)).collect();
@@ -813,7 +816,7 @@ fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>) ->
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;
         let train_rows = dataset::load_all(data).map_err(Error::Usage)?;
-        let constant = eval::best_constant(&train_rows);
+        let constant = eval::best_constant(&train_rows, model.feature_set());
         let evals = eval::evaluate(&model, &recs, constant.as_deref());
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));
@@ -896,7 +899,7 @@ fn constant_tile(
     }
     let rows: Vec<_> =
         dataset::load_all(&files).map_err(Error::Usage)?.into_iter().filter(|r| r.mode == mode).collect();
-    let c = eval::best_constant(&rows);
+    let c = eval::best_constant(&rows, model.feature_set());
     if let Some(c) = &c {
         eprintln!("tss: constant baseline: tile {c}, the best on {}", list_paths(&files));
     }

@@ -21,7 +21,7 @@ pub fn choice(c: &Choice) -> String {
         if c.from_cache { ", cached" } else { "" }
     );
     for k in &c.kept {
-        let tile = k.tile.iter().map(|t| t.to_string()).collect::<Vec<_>>().join("x");
+        let tile = k.config().to_string();
         match k.measured {
             Some(m) => writeln!(s, "  {tile:>18}  predicted {:.4} s  measured {m:.4} s", k.predicted),
             None => writeln!(s, "  {tile:>18}  predicted {:.4} s", k.predicted),

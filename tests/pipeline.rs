@@ -127,6 +127,28 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
 
     assert!(model.join("weights-2.bin").exists() && !model.join("weights-3.bin").exists());
 
+    // A model whose features describe unrolling learns from the register
+    // rows, ranks register tiles beside the cubic ones, and is evaluated on them.
+    let regs = dir.path().join("registers");
+    ok(tss(&cache)
+        .args(["train", "--data", part.to_str().unwrap(), "--out", regs.to_str().unwrap(), "--epochs", "20"])
+        .args(["--set", "registers"])
+        .output()
+        .unwrap());
+    let choice = |m: &Path| -> serde_json::Value {
+        let out = ok(tss(&cache)
+            .args(["predict", "polybench/paper/matmul.c", "--size", "NI=100,NJ=90,NK=80", "--mode", "t1", "--json"])
+            .args(["--no-cache", "-o", dir.path().join("t.c").to_str().unwrap(), "--model", m.to_str().unwrap()])
+            .output()
+            .unwrap());
+        serde_json::from_str(&out).unwrap()
+    };
+    let (plain, with_regs) = (choice(&model), choice(&regs));
+    assert!(with_regs["candidates"].as_u64() > plain["candidates"].as_u64(), "{with_regs}");
+    let table =
+        ok(tss(&cache).args(["eval", "--data", part.to_str().unwrap()]).arg("--model").arg(&regs).output().unwrap());
+    assert!(table.contains("| **mean** | T1 |"), "{table}");
+
     // A corrupt model is a one-line error, not a panic (here its last network).
     std::fs::write(model.join("weights-2.bin"), b"garbage").unwrap();
     let o = tss(&cache)

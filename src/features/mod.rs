@@ -39,7 +39,7 @@ use std::str::FromStr;
 use isl_rs::{Context, Map, Set};
 use serde::{Deserialize, Serialize};
 
-use crate::config::size_at;
+use crate::config::{Config, size_at};
 use crate::frontend::{Scop, Statement};
 use crate::instance::Sizes;
 use crate::machine::Caches;
@@ -61,6 +61,11 @@ pub enum FeatureSet {
     /// The 29, then per-dimension tile sizes, tile working set against L1
     /// and L2, the partial-tile fraction and log iteration and tile counts.
     Extended,
+    /// `extended`, then the register tile: the unroll-and-jam factors of the
+    /// outer and middle point loops in intra-tile order (the innermost is the
+    /// vector loop, never unrolled) and their product, the copies of the
+    /// body per vector iteration.
+    Registers,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -69,13 +74,22 @@ const PAPER_NAMES: [&str; 29] = [
     "L3_RI", "L3_WP", "L3_WNP", "L3_WI", "ON",
 ];
 const EXTENDED_EXTRA: [&str; 8] = ["TS1", "TS2", "TS3", "WS_L1", "WS_L2", "TAIL", "LOG_ITERS", "LOG_TILES"];
+const REGISTER_EXTRA: [&str; 3] = ["U_L1", "U_L2", "U_COPIES"];
 
 impl FeatureSet {
     pub fn names(self) -> Vec<&'static str> {
         match self {
             FeatureSet::Paper => PAPER_NAMES.to_vec(),
             FeatureSet::Extended => PAPER_NAMES.iter().chain(&EXTENDED_EXTRA).copied().collect(),
+            FeatureSet::Registers => {
+                PAPER_NAMES.iter().chain(&EXTENDED_EXTRA).chain(&REGISTER_EXTRA).copied().collect()
+            }
         }
+    }
+
+    /// Whether the set tells unrolled configs from plain ones.
+    pub fn describes_unrolling(self) -> bool {
+        self == FeatureSet::Registers
     }
 
     pub fn len(self) -> usize {
@@ -92,6 +106,7 @@ impl fmt::Display for FeatureSet {
         f.write_str(match self {
             FeatureSet::Paper => "paper",
             FeatureSet::Extended => "extended",
+            FeatureSet::Registers => "registers",
         })
     }
 }
@@ -102,7 +117,8 @@ impl FromStr for FeatureSet {
         match s {
             "paper" => Ok(FeatureSet::Paper),
             "extended" => Ok(FeatureSet::Extended),
-            _ => Err(format!("unknown feature set '{s}' (expected paper or extended)")),
+            "registers" => Ok(FeatureSet::Registers),
+            _ => Err(format!("unknown feature set '{s}' (expected paper, extended or registers)")),
         }
     }
 }
@@ -225,8 +241,9 @@ impl Kernel {
         self.loops.clone().map(|l| l.member.map_or(1.0, |m| size_at(tile, m).unwrap_or(1) as f64))
     }
 
-    /// The feature vector of one candidate tile, in `set`'s order.
-    pub fn vector(&self, set: FeatureSet, ps: &[i64; 3], tile: &[usize], caches: &Caches) -> Vec<f64> {
+    /// The feature vector of one candidate config, in `set`'s order.
+    pub fn vector(&self, set: FeatureSet, ps: &[i64; 3], config: &Config, caches: &Caches) -> Vec<f64> {
+        let tile = &config.tiles;
         let ts = self.feature_tiles(tile);
         let real: Vec<f64> = (0..3).filter(|&k| self.loops[k].member.is_some()).map(|k| ts[k]).collect();
         let cubic = if real.windows(2).all(|w| w[0] == w[1]) {
@@ -242,7 +259,7 @@ impl Kernel {
             v.extend([l.rp, l.rnp, l.ri, l.wp, l.wnp, l.wi].map(f64::from));
         }
         v.push(f64::from(self.on));
-        if set == FeatureSet::Extended {
+        if set != FeatureSet::Paper {
             v.extend(ts);
             let ws = self.working_set(tile) as f64;
             v.push(ws / caches.l1d as f64);
@@ -251,6 +268,11 @@ impl Kernel {
             v.push(1.0 - padded);
             v.push(ps.iter().map(|&p| (p as f64).ln()).sum());
             v.push((0..3).map(|k| (ps[k] as f64 / ts[k]).ceil().ln()).sum());
+        }
+        if set.describes_unrolling() {
+            let u = |l: &FeatureLoop| l.member.map_or(1.0, |m| config.unroll(m) as f64);
+            let (outer, middle) = (u(&self.intra[0]), u(&self.intra[1]));
+            v.extend([outer, middle, outer * middle]);
         }
         v
     }

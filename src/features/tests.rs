@@ -114,11 +114,11 @@ fn candidates_follow_eq_1_2() {
 fn vectors_have_the_set_length_and_order() {
     let k = kernel("paper/matmul.c");
     let c = Caches::PAPER;
-    let v = k.vector(FeatureSet::Paper, &[1500, 1300, 1100], &[64], &c);
+    let v = k.vector(FeatureSet::Paper, &[1500, 1300, 1100], &Config::cubic(64), &c);
     assert_eq!(v.len(), 29);
     assert_eq!(&v[..4], &[1500.0, 1300.0, 1100.0, 64.0]);
     assert_eq!(v[28], 4.0);
-    let e = k.vector(FeatureSet::Extended, &[1500, 1300, 1100], &[16, 64, 8], &c);
+    let e = k.vector(FeatureSet::Extended, &[1500, 1300, 1100], &Config::tiled(vec![16, 64, 8]), &c);
     assert_eq!(e.len(), FeatureSet::Extended.len());
     assert_eq!(&e[29..32], &[16.0, 64.0, 8.0]);
     // Working set of a 16x64x8 matmul tile: C 16x64 + A 16x8 + B 8x64 doubles.
@@ -141,7 +141,7 @@ fn other_kernels_get_full_vectors() {
         let sizes = Sizes::resolve(&k.params, &pairs).unwrap();
         let ps = k.extents(&sizes).unwrap();
         assert!(ps.iter().all(|&p| p >= 1), "{rel}: {ps:?}");
-        let v = k.vector(FeatureSet::Extended, &ps, &[32], &Caches::PAPER);
+        let v = k.vector(FeatureSet::Extended, &ps, &Config::cubic(32), &Caches::PAPER);
         assert!(v.iter().all(|x| x.is_finite()), "{rel}: {v:?}");
     }
     // PolyBench gemm: the features describe the += statement, not *= beta.

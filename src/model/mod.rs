@@ -294,7 +294,7 @@ pub fn fit(
     let mut model = saved::SavedModel::new(out, meta, trained.nets);
     let (val_records, train_records): (Vec<crate::dataset::Record>, Vec<_>) =
         records.into_iter().partition(|r| val_groups.contains(format!("{}|{}", r.kernel, r.sizes).as_str()));
-    let constant = crate::eval::best_constant(&train_records);
+    let constant = crate::eval::best_constant(&train_records, model.feature_set());
     let evals = crate::eval::evaluate(&model, &val_records, constant.as_deref());
     let validation = crate::eval::summarize(&evals.iter().collect::<Vec<_>>());
     model.meta.scores = serde_json::json!({ "validation": validation });

@@ -31,13 +31,13 @@ pub struct Sample {
 }
 
 /// The timed, correct tiled rows of `records` as samples of `set`. Rows of
-/// unrolled configs (`64:4x1x4`) are left out: no feature set describes
-/// unrolling yet, so they would repeat a plain tile's features with another
-/// time.
+/// unrolled configs (`64:4x1x4`) serve only a set that describes unrolling:
+/// in the others they would repeat a plain tile's features with another time.
 pub fn samples(records: &[Record], set: FeatureSet) -> Vec<Sample> {
     records
         .iter()
-        .filter(|r| r.status == Status::Ok && r.tile != "untiled" && !r.tile.contains(':'))
+        .filter(|r| r.status == Status::Ok && r.tile != "untiled")
+        .filter(|r| set.describes_unrolling() || !r.tile.contains(':'))
         .filter(|r| r.features.len() >= set.len())
         .filter_map(|r| {
             Some(Sample {
