@@ -550,7 +550,9 @@ impl<'a> CaseRun<'a> {
         let mut cmd = Command::new(exe);
         cmd.args(args).env("OMP_NUM_THREADS", threads.unwrap_or(1).to_string());
         // The sanitizers' reports must fail the run, and leaks do not matter here.
-        cmd.env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0");
+        // The wide redzone catches a row index one past the end (`C[N][j]`),
+        // which the default 16 bytes let slip into the next array.
+        cmd.env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0:redzone=1024");
         self.spawn(cmd, self.cfg.run_timeout)
     }
 
