@@ -20,6 +20,7 @@ use crate::collect::{self, Plan};
 use crate::harness::Mode;
 use crate::harness::compile::Compiler;
 use crate::harness::session::Policy;
+use crate::instance::Ranges;
 use crate::machine::{Caches, Descriptor};
 use crate::model::saved::{ModelMeta, SavedModel};
 use crate::model::source::{ModelSource, adapted_dir, provenance};
@@ -45,7 +46,7 @@ pub struct AdaptPlan {
     pub per_instance: usize,
     /// Seed of the instances (a rerun with the same seed resumes).
     pub seed: u64,
-    pub range: (i64, i64),
+    pub ranges: Ranges,
     pub caches: Caches,
     pub policy: Policy,
     pub progress: bool,
@@ -79,7 +80,8 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         kernels,
         instances: 1000,
         seed: plan.seed,
-        range: plan.range,
+        ranges: plan.ranges.clone(),
+        max_work: collect::MAX_WORK,
         mode,
         baseline: false,
         non_cubic: 0,

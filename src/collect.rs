@@ -21,7 +21,7 @@ use crate::features::candidates;
 use crate::harness::compile::Compiler;
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, Timing, Variant};
-use crate::instance::Sizes;
+use crate::instance::{Ranges, Sizes};
 use crate::machine::{Caches, Descriptor};
 use crate::refine::{self, register_tiles};
 use crate::{Analysis, Error};
@@ -31,8 +31,11 @@ pub struct Plan {
     pub kernels: Vec<PathBuf>,
     pub instances: usize,
     pub seed: u64,
-    /// Inclusive range every parameter is drawn from.
-    pub range: (i64, i64),
+    /// Where each parameter is drawn from (kernel files may add theirs).
+    pub ranges: Ranges,
+    /// Redraw an instance whose run would execute more statement instances
+    /// ([`Analysis::work`]): wide ranges must not produce hour-long runs.
+    pub max_work: f64,
     pub mode: Mode,
     /// Repeat the untiled baseline like a candidate (test sets need it).
     pub baseline: bool,
@@ -53,6 +56,10 @@ pub struct Plan {
     pub deadline: Option<Instant>,
 }
 
+/// Default cap on a drawn instance's statement instances: gemm at 2048^3
+/// (8.6e9, the paper's largest) passes, a 6-deep nest at 1000 does not.
+pub const MAX_WORK: f64 = 1e10;
+
 /// What a finished (or resumed) sweep did.
 #[derive(Debug, Default)]
 pub struct Summary {
@@ -66,12 +73,23 @@ pub struct Summary {
     pub stopped: bool,
 }
 
-/// The problem sizes of instance `k` of `kernel`: seeded, reproducible.
-pub fn draw_sizes(params: &[String], kernel: &str, seed: u64, k: usize, range: (i64, i64)) -> Sizes {
+/// The problem sizes of instance `k` of a kernel: seeded and reproducible,
+/// redrawn until a run executes at most `max_work` statement instances.
+pub fn draw_sizes(a: &Analysis, ranges: &Ranges, seed: u64, k: usize, max_work: f64) -> Result<Sizes, Error> {
+    let kernel = stem(&a.file);
     let mix =
         kernel.bytes().fold(seed ^ 0x9e37_79b9_7f4a_7c15, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
     let mut rng = StdRng::seed_from_u64(mix.wrapping_add(k as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
-    Sizes { values: params.iter().map(|p| (p.clone(), rng.random_range(range.0..=range.1))).collect() }
+    for _ in 0..1000 {
+        let sizes = ranges.draw(&a.scop.params, &mut rng);
+        if a.work(&sizes)? <= max_work {
+            return Ok(sizes);
+        }
+    }
+    Err(Error::Usage(format!(
+        "{}: no sizes in --range {ranges} run at most {max_work:.0e} statement instances (--max-work)",
+        a.file.display()
+    )))
 }
 
 /// Candidate variants of one instance: the paper's cubic tiles, plus
@@ -149,9 +167,16 @@ struct Work {
 pub fn collect(plan: &Plan) -> Result<Summary, Error> {
     let usage = Error::Usage;
     let mut analyses = Vec::new();
+    let mut ranges = Vec::new();
     for k in &plan.kernels {
         let src = std::fs::read_to_string(k).map_err(|source| Error::Io { path: k.clone(), source })?;
+        let declared = Ranges::declared_in(&src).map_err(|e| usage(format!("{}: {e}", k.display())))?;
+        ranges.push(plan.ranges.over(&declared));
         analyses.push(crate::analyze(k, &src, plan.mode.is_parallel())?);
+    }
+    let params: Vec<&[String]> = analyses.iter().map(|a| &a.scop.params[..]).collect();
+    if let Some(name) = plan.ranges.unmatched(&params).first() {
+        return Err(usage(format!("--range: {name} is a parameter of none of the kernels")));
     }
     let (mut out, existing) = Appender::open(&plan.out).map_err(usage)?;
     let compiler = Compiler::from_env().map_err(usage)?;
@@ -179,7 +204,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
     for k in 0..plan.instances {
         for (ki, a) in analyses.iter().enumerate() {
             let name = stem(&a.file);
-            let sizes = draw_sizes(&a.scop.params, &name, plan.seed, k, plan.range);
+            let sizes = draw_sizes(a, &ranges[ki], plan.seed, k, plan.max_work)?;
             let ps = a.extents(&sizes)?;
             let mut all = vec![Variant::Untiled];
             let mut tiled = variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64));

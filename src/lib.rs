@@ -111,6 +111,37 @@ impl Analysis {
         self.report.tile_dims.max(1)
     }
 
+    /// Statement instances one run executes at `sizes`, over-approximated by
+    /// each statement's bounding box (a triangle counts as its square): what
+    /// collection caps so that a drawn instance runs in seconds.
+    pub fn work(&self, sizes: &instance::Sizes) -> Result<f64, Error> {
+        let poly = |msg: String| Error::Poly { file: self.file.clone(), line: self.scop.region.line, msg };
+        let ctx = isl_rs::Context::alloc();
+        let fixed = isl_rs::Set::read_from_str(&ctx, &sizes.isl_params()).map_err(|e| poly(e.to_string()))?;
+        let mut total = 0.0;
+        for s in &self.scop.statements {
+            let text = self.scop.domain_isl(s);
+            let box_volume = || -> Result<f64, isl_rs::LibISLError> {
+                let set = isl_rs::Set::read_from_str(&ctx, &text)?.intersect_params(fixed.copy()?)?;
+                if set.is_empty()? {
+                    return Ok(0.0);
+                }
+                let mut v = 1.0;
+                for k in 0..s.iterators.len() as i32 {
+                    let (lo, hi) = (set.copy()?.dim_min_val(k)?, set.copy()?.dim_max_val(k)?);
+                    v *= if lo.is_int()? && hi.is_int()? {
+                        (hi.get_num_si()? - lo.get_num_si()? + 1) as f64
+                    } else {
+                        f64::INFINITY
+                    };
+                }
+                Ok(v)
+            };
+            total += box_volume().map_err(|e| poly(format!("iteration count of {}: {e}", s.name)))?;
+        }
+        Ok(total)
+    }
+
     /// PS1..PS3 at `sizes`, with failures reported against the SCoP's line.
     pub fn extents(&self, sizes: &instance::Sizes) -> Result<[i64; 3], Error> {
         self.kernel.extents(sizes).map_err(|e| Error::Poly {

@@ -12,7 +12,7 @@ use tss::features::{FeatureSet, candidates};
 use tss::harness::compile::Compiler;
 use tss::harness::session::{Policy, Session, SizeBinding};
 use tss::harness::{Mode, Variant};
-use tss::instance::Sizes;
+use tss::instance::{Ranges, Sizes};
 use tss::machine::{Caches, parse_bytes};
 use tss::model::source::ModelSource;
 use tss::model::{StopOn, Target, TrainConfig};
@@ -158,9 +158,19 @@ enum Command {
         /// Seed of the problem sizes (use different seeds for training and test sets).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Range every problem size is drawn from (the paper's 1024..2048).
-        #[arg(long, default_value = "1024..2048", value_name = "LO..HI")]
+        /// Where problem sizes are drawn from, log-uniformly: `LO..HI` for every
+        /// parameter (the paper's 1024..2048), `NAME=LO..HI` for one, comma-separated.
+        /// A kernel file's `tss-range:` line sets the parameters not named here.
+        #[arg(long, default_value = "1024..2048", value_name = "RANGES")]
         range: String,
+        /// Fraction of instances with one parameter drawn below 128 (a skinny
+        /// shape), where its range allows.
+        #[arg(long, default_value_t = 0.25, value_name = "P")]
+        skinny: f64,
+        /// Redraw instances whose run executes more statement instances than
+        /// this (bounding boxes; gemm 2048^3 is 8.6e9).
+        #[arg(long, default_value_t = tss::collect::MAX_WORK, value_name = "N")]
+        max_work: f64,
         /// Output CSV (appended to; created with a header).
         #[arg(long)]
         out: PathBuf,
@@ -316,8 +326,9 @@ enum Command {
         /// Seed of the instances (rerunning with the same seed adds to the rows).
         #[arg(long, default_value_t = 1000)]
         seed: u64,
-        /// Range every problem size is drawn from (the built-in models' 1024..2048).
-        #[arg(long, default_value = "1024..2048", value_name = "LO..HI")]
+        /// Where problem sizes are drawn from, as in `tss collect` (the built-in
+        /// models' 1024..2048).
+        #[arg(long, default_value = "1024..2048", value_name = "RANGES")]
         range: String,
         /// No progress bar.
         #[arg(long, short)]
@@ -494,6 +505,8 @@ fn run(cli: Cli) -> Result<(), Error> {
             instances,
             seed,
             range,
+            skinny,
+            max_work,
             out,
             parallel,
             baseline,
@@ -507,7 +520,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 kernels: kernel_files(&kernels)?,
                 instances,
                 seed,
-                range: parse_range(&range)?,
+                ranges: Ranges { skinny, ..Ranges::parse(&range, (1024, 2048)).map_err(Error::Usage)? },
+                max_work,
                 mode: Mode::from_parallel(parallel),
                 baseline,
                 non_cubic,
@@ -610,7 +624,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 budget,
                 per_instance: per_instance.max(1),
                 seed,
-                range: parse_range(&range)?,
+                ranges: Ranges::parse(&range, (1024, 2048)).map_err(Error::Usage)?,
                 caches: caches.resolve(),
                 policy: timing.policy(),
                 progress: !quiet,
@@ -825,17 +839,6 @@ fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>) ->
     model.save().map_err(Error::Usage)?;
     eprintln!("tss: wrote {}", out.display());
     Ok(())
-}
-
-/// `1024..2048` -> (1024, 2048).
-fn parse_range(s: &str) -> Result<(i64, i64), Error> {
-    let bad = || Error::Usage(format!("--range: '{s}' is not LO..HI with 1 <= LO <= HI"));
-    let (lo, hi) = s.split_once("..").ok_or_else(bad)?;
-    let (lo, hi): (i64, i64) = (lo.trim().parse().map_err(|_| bad())?, hi.trim().parse().map_err(|_| bad())?);
-    if lo < 1 || hi < lo {
-        return Err(bad());
-    }
-    Ok((lo, hi))
 }
 
 /// Files as given; directories expand to their `.c` files, sorted.

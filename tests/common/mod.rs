@@ -7,7 +7,7 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Compiles `src` (with `args`, OpenMP and the polybench.h stand-in) and runs
+/// Compiles `src` (with `args`, OpenMP and the headers of polybench/ and corpus/) and runs
 /// it with two threads; returns stdout.
 #[allow(dead_code)] // not every test binary uses it
 pub fn compile_and_run(src: &Path, exe: &Path, args: &[&str]) -> String {
@@ -17,6 +17,8 @@ pub fn compile_and_run(src: &Path, exe: &Path, args: &[&str]) -> String {
         .args(args)
         .arg("-I")
         .arg(root().join("polybench/include"))
+        .arg("-I")
+        .arg(root().join("corpus/include"))
         .arg(src)
         .arg("-o")
         .arg(exe)

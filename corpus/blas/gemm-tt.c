@@ -1,0 +1,51 @@
+/* gemm-tt: C += A^T * B^T in loop order k, i, j.
+ *
+ * Written for tss's kernel corpus (scripts/corpus.py writes this file from its spec).
+ * The loop nest between '#pragma scop' and '#pragma endscop' is what `tss tile`
+ * transforms. Sizes are macros (-DN=...; -DTSS_SMALL picks the tests' small odd
+ * ones), and -DCORPUS_DUMP prints the output arrays exactly.
+ * tss-range: NI=32..2048, NJ=32..2048, NK=32..2048 */
+#include <corpus.h>
+
+#ifdef TSS_SMALL
+# define NI 37
+# define NJ 41
+# define NK 29
+#endif
+#ifndef NI
+# define NI 900
+#endif
+#ifndef NJ
+# define NJ 1000
+#endif
+#ifndef NK
+# define NK 1100
+#endif
+
+static void kernel_gemm_tt(DATA_TYPE C[restrict NI][NJ], DATA_TYPE A[restrict NK][NI], DATA_TYPE B[restrict NJ][NK])
+{
+  int i, j, k;
+
+#pragma scop
+  for (k = 0; k < NK; k++)
+    for (i = 0; i < NI; i++)
+      for (j = 0; j < NJ; j++)
+        C[i][j] += A[k][i] * B[j][k];
+#pragma endscop
+}
+
+int main(void)
+{
+  DATA_TYPE (*C)[NJ] = corpus_alloc((size_t) NI * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*A)[NI] = corpus_alloc((size_t) NK * NI, sizeof(DATA_TYPE));
+  DATA_TYPE (*B)[NK] = corpus_alloc((size_t) NJ * NK, sizeof(DATA_TYPE));
+  corpus_init(&C[0][0], (size_t) NI * NJ, 0);
+  corpus_init(&A[0][0], (size_t) NK * NI, 1);
+  corpus_init(&B[0][0], (size_t) NJ * NK, 2);
+  kernel_gemm_tt(C, A, B);
+  corpus_dump("C", &C[0][0], (size_t) NI * NJ);
+  free((void *) C);
+  free((void *) A);
+  free((void *) B);
+  return 0;
+}
