@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::Config;
-use crate::features::candidates;
 use crate::harness::compile::{Compiler, fnv1a};
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, Variant};
@@ -152,7 +151,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let model = opts.model.load().map_err(Error::Usage)?;
     let mut warnings = provenance_warnings(&model, opts);
     let ps = a.extents(&sizes)?;
-    let sizes_list = candidates(&ps, &opts.caches);
+    let sizes_list = a.kernel.candidates(&ps, &opts.caches);
     let set = model.feature_set();
     let configs = candidate_configs(&a, &sizes_list, set);
     let rows: Vec<Vec<f64>> = configs.iter().map(|c| a.kernel.vector(set, &ps, c, &opts.caches)).collect();

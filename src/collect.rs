@@ -17,7 +17,6 @@ use rand::{Rng, SeedableRng};
 
 use crate::config::Config;
 use crate::dataset::{Appender, Meta, Record};
-use crate::features::candidates;
 use crate::harness::compile::Compiler;
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, Timing, Variant};
@@ -95,7 +94,7 @@ pub fn draw_sizes(a: &Analysis, ranges: &Ranges, seed: u64, k: usize, max_work: 
 /// Candidate variants of one instance: the paper's cubic tiles, plus
 /// `non_cubic` random combinations of the same sizes (seeded).
 pub fn variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, non_cubic: usize, seed: u64) -> Vec<Variant> {
-    let cands = candidates(ps, caches);
+    let cands = a.kernel.candidates(ps, caches);
     let d = a.tile_dims();
     let mut out: Vec<Variant> = cands.iter().map(|&t| Variant::Tiled(Config::tiled(vec![t; d]))).collect();
     let mut rng = StdRng::seed_from_u64(seed ^ ps.iter().fold(0u64, |h, &p| h.wrapping_mul(31).wrapping_add(p as u64)));
@@ -119,7 +118,7 @@ pub fn variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, non_cubic: usize, 
 /// band has no two loops to unroll.
 pub fn register_variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, n: usize, vector_regs: usize) -> Vec<Variant> {
     let Some(band) = a.report.bands.iter().find(|b| b.tiled) else { return Vec::new() };
-    let cands = candidates(ps, caches);
+    let cands = a.kernel.candidates(ps, caches);
     let space =
         refine::Space { dims: a.tile_dims(), point_order: band.point_order.clone(), vector_regs, max_tile: usize::MAX };
     if cands.is_empty() || register_tiles(&Config::cubic(cands[0]), &space).is_empty() {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use tss::choose::{ChooseOptions, choose_tiles};
-use tss::features::{FeatureSet, candidates};
+use tss::features::FeatureSet;
 use tss::harness::compile::Compiler;
 use tss::harness::session::{Policy, Session, SizeBinding};
 use tss::harness::{Mode, Variant};
@@ -698,7 +698,7 @@ fn features(
     let sizes = Sizes::parse(&a.scop.params, size).map_err(Error::Usage)?;
     let ps = a.extents(&sizes)?;
     let tiles: Vec<Config> = if tiles.is_empty() {
-        candidates(&ps, caches).into_iter().map(Config::cubic).collect()
+        a.kernel.candidates(&ps, caches).into_iter().map(Config::cubic).collect()
     } else {
         tiles.iter().map(|t| t.parse::<Config>().map_err(Error::Usage)).collect::<Result<_, _>>()?
     };

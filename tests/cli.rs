@@ -240,3 +240,27 @@ fn strided_innermost_loops_keep_their_step() {
         }
     }
 }
+
+/// A `float` kernel of the corpus is timed on `float` arrays and its tiled
+/// variants agree with the untiled one.
+#[test]
+fn float_kernels_are_measured() {
+    let (ok, out, err) = tss(&[
+        "measure",
+        "corpus/blas/sgemm.c",
+        "--size",
+        "NI=40,NJ=36,NK=33",
+        "--baseline",
+        "--tile",
+        "8",
+        "--tile",
+        "16:2",
+        "--sizes",
+        "runtime",
+        "--reps",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains("\tok\t")).collect();
+    assert_eq!(rows.len(), 3, "{out}{err}");
+}

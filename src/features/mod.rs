@@ -47,7 +47,7 @@ use crate::poly::PolyError;
 use crate::poly::locality::{Stride, classify, direction};
 use crate::poly::tile::{Band, Row, single_iterator};
 
-/// Bytes per array element: the paper's kernels and PolyBench's default are `double`.
+/// Bytes per array element of `double`, the paper's kernels' and PolyBench's default.
 pub const ELEMENT_BYTES: u64 = 8;
 
 /// A named, ordered feature set: the one definition of column order shared
@@ -165,6 +165,8 @@ pub struct Kernel {
     /// Per distinct reference, per subscript, per band member: how far the
     /// subscript moves per step of that member (for the tile working set).
     spans: Vec<Vec<Vec<f64>>>,
+    /// Bytes per element (`float` kernels fit twice the tile in a cache).
+    pub element_bytes: u64,
 }
 
 impl Kernel {
@@ -210,6 +212,7 @@ impl Kernel {
             on: reads + 1,
             member_set,
             spans: spans(stmt, &dirs),
+            element_bytes: scop.element.bytes(),
         })
     }
 
@@ -290,16 +293,26 @@ impl Kernel {
                     .product::<f64>()
             })
             .sum();
-        (elems * ELEMENT_BYTES as f64) as u64
+        (elems * self.element_bytes as f64) as u64
+    }
+
+    /// [`candidates`] for this kernel's element size.
+    pub fn candidates(&self, ps: &[i64; 3], caches: &Caches) -> Vec<usize> {
+        candidates_of(ps, caches, self.element_bytes)
     }
 }
 
 /// The paper's candidate cubic tile sizes (eq. 1-2): multiples of the cache
 /// line in elements, up to the tile whose square fits L2 and at most half
 /// the smallest extent. Always at least one candidate.
+/// For `double`; [`Kernel::candidates`] knows the kernel's element.
 pub fn candidates(ps: &[i64; 3], caches: &Caches) -> Vec<usize> {
-    let cls = (caches.line / ELEMENT_BYTES).max(1) as usize;
-    let l2_side = ((caches.l2 / ELEMENT_BYTES) as f64).sqrt().floor() as usize;
+    candidates_of(ps, caches, ELEMENT_BYTES)
+}
+
+fn candidates_of(ps: &[i64; 3], caches: &Caches, element_bytes: u64) -> Vec<usize> {
+    let cls = (caches.line / element_bytes).max(1) as usize;
+    let l2_side = ((caches.l2 / element_bytes) as f64).sqrt().floor() as usize;
     let ps_min = ps.iter().copied().filter(|&p| p > 1).min().unwrap_or(1) as usize;
     let ul = l2_side.min(ps_min / 2);
     (1..=(ul / cls).max(1)).map(|k| k * cls).collect()

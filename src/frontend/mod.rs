@@ -40,6 +40,46 @@ pub struct Region {
     pub code: String,
 }
 
+/// The element type of a SCoP's arrays and scalars: what the harness
+/// allocates and the features count in bytes. C declarations outside the
+/// SCoP are not parsed, so it is read from PolyBench's convention, a
+/// `#define DATA_TYPE float` before the region; anything else is `double`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Element {
+    #[default]
+    Double,
+    Float,
+}
+
+impl Element {
+    /// The element type `before` (the text preceding a region) defines.
+    pub fn declared_in(before: &str) -> Element {
+        let mut e = Element::Double;
+        for line in before.lines() {
+            let words: Vec<&str> = line.trim().trim_start_matches('#').split_whitespace().collect();
+            if line.trim_start().starts_with('#') && words.len() >= 3 && words[..2] == ["define", "DATA_TYPE"] {
+                e = if words[2] == "float" { Element::Float } else { Element::Double };
+            }
+        }
+        e
+    }
+
+    pub fn bytes(self) -> u64 {
+        match self {
+            Element::Double => 8,
+            Element::Float => 4,
+        }
+    }
+
+    pub fn c_type(self) -> &'static str {
+        match self {
+            Element::Double => "double",
+            Element::Float => "float",
+        }
+    }
+}
+
 /// One static control part: the statements of a region and their model.
 #[derive(Clone, Debug)]
 pub struct Scop {
@@ -56,6 +96,8 @@ pub struct Scop {
     /// not read after the SCoP): the tiled code assigns them rather than
     /// declaring its own, so the function's declaration stays used.
     pub declared_outside: BTreeSet<String>,
+    /// Element type of the arrays and scalars.
+    pub element: Element,
 }
 
 #[derive(Clone, Debug)]
@@ -173,6 +215,7 @@ fn find_regions(src: &str) -> Result<Vec<(Region, Body)>, SourceError> {
 }
 
 fn parse_region(src: &str, region: Region, (body, end, line): Body) -> Result<Scop, SourceError> {
+    let element = Element::declared_in(&src[..region.start]);
     let toks = lexer::lex(src, body, end, line)?;
     let end_line = line + src[body..end].matches('\n').count();
     let mut parser = Parser::new(&toks, end_line);
@@ -213,6 +256,7 @@ fn parse_region(src: &str, region: Region, (body, end, line): Body) -> Result<Sc
     }
     let mut scop = b.finish(region, identifiers)?;
     scop.declared_outside = declared_outside;
+    scop.element = element;
     Ok(scop)
 }
 
@@ -467,6 +511,7 @@ impl Builder<'_> {
             identifiers,
             scalars,
             declared_outside: BTreeSet::new(),
+            element: Element::Double,
         })
     }
 }
@@ -497,6 +542,19 @@ mod tests {
     use super::*;
 
     const GEMM: &str = "void f() {\n#pragma scop\n  for (i = 0; i < _PB_NI; i++) {\n    for (j = 0; j < _PB_NJ; j++)\n      C[i][j] *= beta;\n    for (k = 0; k < _PB_NK; k++)\n      for (j = 0; j < _PB_NJ; j++)\n        C[i][j] += alpha * A[i][k] * B[k][j];\n  }\n#pragma endscop\n}\n";
+
+    #[test]
+    fn element_type_follows_data_type() {
+        assert_eq!(parse_file(GEMM).unwrap()[0].element, Element::Double);
+        let float = format!("#define DATA_TYPE float\n#include <x.h>\n{GEMM}");
+        assert_eq!(parse_file(&float).unwrap()[0].element, Element::Float);
+        // Only a definition before the region counts, and the last one wins.
+        let after = format!("{GEMM}#define DATA_TYPE float\n");
+        assert_eq!(parse_file(&after).unwrap()[0].element, Element::Double);
+        let both = format!("#  define DATA_TYPE float\n#define DATA_TYPE double\n{GEMM}");
+        assert_eq!(parse_file(&both).unwrap()[0].element, Element::Double);
+        assert_eq!((Element::Float.bytes(), Element::Float.c_type()), (4, "float"));
+    }
 
     #[test]
     fn polybench_gemm_model() {

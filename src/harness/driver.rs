@@ -3,7 +3,9 @@
 //! Every variant exports one function,
 //! `void tss_kernel(const long *p, const long *e, double **a, const double *s)`:
 //! parameter values, array extents (flattened, every dimension), array base
-//! pointers and read-only scalars, all in [`Layout`] order. Arrays are
+//! pointers and read-only scalars, all in [`Layout`] order. The arrays hold
+//! the SCoP's element type (`float` arrays are passed as the same pointers,
+//! and scalars convert on the call); they are
 //! allocated and initialised by the worker, so every variant of an instance
 //! runs on the same memory and their outputs can be compared.
 
@@ -118,9 +120,11 @@ impl Layout {
 pub fn source(a: &Analysis, layout: &Layout, code: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "/* tss harness driver for {} (generated) */", a.file.display());
+    let ty = a.scop.element.c_type();
+    let _ = writeln!(s, "#include <math.h>\n#include <stdlib.h>\n#define DATA_TYPE {ty}");
     s.push_str(
-        "#include <math.h>\n#include <stdlib.h>\n#define DATA_TYPE double\n#define SCALAR_VAL(x) x\n\
-         #define SQRT_FUN(x) sqrt(x)\n#define EXP_FUN(x) exp(x)\n#define POW_FUN(x, y) pow(x, y)\n\n",
+        "#define SCALAR_VAL(x) x\n#define SQRT_FUN(x) sqrt(x)\n#define EXP_FUN(x) exp(x)\n\
+         #define POW_FUN(x, y) pow(x, y)\n\n",
     );
     let mut params = Vec::new();
     let mut args = Vec::new();
@@ -142,7 +146,7 @@ pub fn source(a: &Analysis, layout: &Layout, code: &str) -> String {
         }
         let dims: String = (1..*rank).map(|d| format!("[tss_e{}]", off + d)).collect();
         let cast: String = (1..*rank).map(|d| format!("[TSS_E{}]", off + d)).collect();
-        arrays.push((format!("double (*restrict {name}){dims}"), format!("(double (*){cast}) tss_a[{k}]")));
+        arrays.push((format!("{ty} (*restrict {name}){dims}"), format!("({ty} (*){cast}) tss_a[{k}]")));
         off += rank;
     }
     for (param, arg) in arrays {
@@ -150,13 +154,13 @@ pub fn source(a: &Analysis, layout: &Layout, code: &str) -> String {
         args.push(arg);
     }
     for (k, v) in layout.scalars.iter().enumerate() {
-        params.push(format!("const double {v}"));
+        params.push(format!("const {ty} {v}"));
         args.push(format!("tss_s[{k}]"));
     }
     let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
     let _ = writeln!(s, "static void tss_scop({params})\n{{");
     for v in &layout.locals {
-        let _ = writeln!(s, "  double {v} = 0.0;");
+        let _ = writeln!(s, "  {ty} {v} = 0.0;");
     }
     s.push_str(code);
     s.push_str("}\n\n");
@@ -202,4 +206,28 @@ pub fn init_value(k: usize, i: usize) -> f64 {
 /// Value of read-only scalar `k` (`alpha`, `beta`, ...).
 pub fn scalar_value(k: usize) -> f64 {
     1.5 - 0.25 * k as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// A `float` kernel's driver declares its arrays, scalars and locals as
+    /// `float`, so the timed code vectorises as the user's build does.
+    #[test]
+    fn float_kernels_get_float_drivers() {
+        let body = "#pragma scop\nfor (i = 0; i < N; i++) {\n  s = 0.0;\n  for (j = 0; j < N; j++)\n    s += A[i][j] * alpha;\n  y[i] = s;\n}\n#pragma endscop\n";
+        for (head, ty, other) in [("#define DATA_TYPE float\n", "float", "double"), ("", "double", "float")] {
+            let src = format!("{head}void f(void) {{\n{body}}}\n");
+            let a = crate::analyze(Path::new("k.c"), &src, false).unwrap();
+            let layout = Layout::of(&a);
+            let c = source(&a, &layout, "/* code */\n");
+            assert!(c.contains(&format!("#define DATA_TYPE {ty}\n")), "{c}");
+            assert!(c.contains(&format!("{ty} (*restrict A)[tss_e1]")), "{c}");
+            assert!(c.contains(&format!("const {ty} alpha")) && c.contains(&format!("  {ty} s = 0.0;")), "{c}");
+            assert!(!c.contains(&format!("{other} (*")), "{c}");
+        }
+    }
 }

@@ -138,6 +138,7 @@ impl<'a> Session<'a> {
             near: self.policy.near,
             best: None,
             pin: self.runner.pin(),
+            element: self.analysis.scop.element,
         };
         let bound = match self.policy.sizes {
             SizeBinding::Constant => driver::size_defines(&base.params, &base.extents),
@@ -178,7 +179,7 @@ impl<'a> Session<'a> {
         self.runner.run(&job, |k, mut t| {
             if let (Some(c), Some(r)) = (t.checksum, reference)
                 && t.status == Status::Ok
-                && !checksums_agree(c, r)
+                && !checksums_agree(c, r, self.analysis.scop.element)
             {
                 t.status = Status::Wrong;
                 t.detail = format!("checksum {c:e} != untiled {r:e}");

@@ -24,23 +24,48 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::driver::{init_value, scalar_value};
+use crate::frontend::Element;
 
 /// Fills array `k` (with dimensions `extents`) for a run. Matrices are
 /// symmetric and strictly diagonally dominant (off-diagonal rows sum below
 /// 1, diagonal 2), hence also positive definite, as PolyBench's own
 /// `init_array` makes them: factorisations (lu, cholesky, ludcmp,
 /// gramschmidt) then stay finite. Other arrays take [`init_value`].
-fn init_array(k: usize, extents: &[i64], a: &mut [f64]) {
+fn init_array<T: Elem>(k: usize, extents: &[i64], a: &mut [T]) {
     if let [rows, cols] = *extents {
         let cols = cols.max(1) as usize;
         for (i, x) in a.iter_mut().enumerate() {
             let (r, c) = (i / cols, i % cols);
             let (lo, hi) = (r.min(c), r.max(c));
             let v = init_value(k, lo * 31 + hi) / cols as f64;
-            *x = if r == c && (r as i64) < rows { 2.0 + v } else { v };
+            *x = T::from_f64(if r == c && (r as i64) < rows { 2.0 + v } else { v });
         }
     } else {
-        a.iter_mut().enumerate().for_each(|(i, x)| *x = init_value(k, i));
+        a.iter_mut().enumerate().for_each(|(i, x)| *x = T::from_f64(init_value(k, i)));
+    }
+}
+
+/// An array element type the worker can allocate, fill and checksum.
+trait Elem: Copy + Default {
+    fn from_f64(v: f64) -> Self;
+    fn to_f64(self) -> f64;
+}
+
+impl Elem for f64 {
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+impl Elem for f32 {
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
     }
 }
 use super::{Mode, Status, Timing};
@@ -59,6 +84,9 @@ pub struct Job {
     pub best: Option<f64>,
     /// Core to pin the worker to (serial mode).
     pub pin: Option<usize>,
+    /// Element type of the arrays.
+    #[serde(default)]
+    pub element: Element,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -73,14 +101,22 @@ pub struct Report {
 type KernelFn = unsafe extern "C" fn(*const i64, *const i64, *const *mut f64, *const f64);
 
 /// Worker side: reads a job from `input`, reports to `output`.
-pub fn serve(input: impl Read, mut output: impl Write) -> Result<(), String> {
+pub fn serve(input: impl Read, output: impl Write) -> Result<(), String> {
     let job: Job = serde_json::from_reader(input).map_err(|e| format!("bad job: {e}"))?;
     if let Some(cpu) = job.pin {
         pin_to(cpu);
     }
+    match job.element {
+        Element::Double => run_all::<f64>(&job, output),
+        Element::Float => run_all::<f32>(&job, output),
+    }
+}
+
+/// Runs every object of `job` on arrays of `T`, reporting each.
+fn run_all<T: Elem>(job: &Job, mut output: impl Write) -> Result<(), String> {
     let flat: Vec<i64> = job.extents.iter().flatten().copied().collect();
-    let mut arrays: Vec<Vec<f64>> =
-        job.extents.iter().map(|e| vec![0.0; e.iter().product::<i64>().max(1) as usize]).collect();
+    let mut arrays: Vec<Vec<T>> =
+        job.extents.iter().map(|e| vec![T::default(); e.iter().product::<i64>().max(1) as usize]).collect();
     let scalars: Vec<f64> = (0..job.n_scalars).map(scalar_value).collect();
     let mut best = job.best.unwrap_or(f64::INFINITY);
     // Objects stay loaded until the worker exits: unloading a kernel built
@@ -99,7 +135,8 @@ pub fn serve(input: impl Read, mut output: impl Write) -> Result<(), String> {
             for (k, a) in arrays.iter_mut().enumerate() {
                 init_array(k, &job.extents[k], a);
             }
-            let ptrs: Vec<*mut f64> = arrays.iter_mut().map(|a| a.as_mut_ptr()).collect();
+            // The driver casts each pointer back to the SCoP's element type.
+            let ptrs: Vec<*mut f64> = arrays.iter_mut().map(|a| a.as_mut_ptr().cast::<f64>()).collect();
             let start = Instant::now();
             // SAFETY: arrays are sized from the extents the driver indexes with.
             unsafe { f(job.params.as_ptr(), flat.as_ptr(), ptrs.as_ptr(), scalars.as_ptr()) };
@@ -122,8 +159,8 @@ pub fn serve(input: impl Read, mut output: impl Write) -> Result<(), String> {
 }
 
 /// Order-sensitive sum: a permuted or shifted result changes it.
-fn weighted_sum(a: &[f64]) -> f64 {
-    a.iter().enumerate().map(|(i, x)| x * (1 + i % 13) as f64).sum()
+fn weighted_sum<T: Elem>(a: &[T]) -> f64 {
+    a.iter().enumerate().map(|(i, x)| x.to_f64() * (1 + i % 13) as f64).sum()
 }
 
 fn pin_to(cpu: usize) {
