@@ -86,6 +86,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         baseline: false,
         non_cubic: 0,
         registers: 0,
+        space: None,
         caches: plan.caches,
         policy: plan.policy,
         out: data.clone(),

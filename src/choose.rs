@@ -245,13 +245,8 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
 fn candidate_configs(a: &crate::Analysis, tiles: &[usize], set: crate::features::FeatureSet) -> Vec<Config> {
     let d = a.tile_dims();
     let mut out: Vec<Config> = tiles.iter().map(|&t| Config::tiled(vec![t; d])).collect();
-    if let (true, Some(band)) = (set.describes_unrolling(), a.report.bands.iter().find(|b| b.tiled)) {
-        let space = Space {
-            dims: d,
-            point_order: band.point_order.clone(),
-            vector_regs: Descriptor::detect("", "").vector_registers(),
-            max_tile: usize::MAX,
-        };
+    let regs = Descriptor::detect("", "").vector_registers();
+    if let (true, Some(space)) = (set.describes_unrolling(), Space::of(a, regs, usize::MAX)) {
         for &t in tiles {
             out.extend(refine::register_tiles(&Config::tiled(vec![t; d]), &space));
         }
@@ -340,19 +335,14 @@ fn refine_pick(
     ps: &[i64; 3],
     opts: &ChooseOptions,
 ) -> (Vec<Tried>, Option<String>) {
-    let (Some(band), Some(start)) = (a.report.bands.iter().find(|b| b.tiled), pick.measured) else {
+    let longest = ps.iter().copied().max().unwrap_or(1).max(8) as usize;
+    let regs = Descriptor::detect("", "").vector_registers();
+    let (Some(space), Some(start)) = (Space::of(a, regs, longest.next_power_of_two()), pick.measured) else {
         return (Vec::new(), None);
     };
-    if opts.refine == 0 || band.point_order.len() < 2 {
+    if opts.refine == 0 || space.point_order.len() < 2 {
         return (Vec::new(), None);
     }
-    let longest = ps.iter().copied().max().unwrap_or(1).max(8) as usize;
-    let space = Space {
-        dims: a.tile_dims(),
-        point_order: band.point_order.clone(),
-        vector_regs: Descriptor::detect("", "").vector_registers(),
-        max_tile: longest.next_power_of_two(),
-    };
     let mut failure = None;
     let tried = refine::search(pick.config(), start, opts.refine, &space, |cs| {
         timer.time(cs).unwrap_or_else(|e| {

@@ -42,6 +42,10 @@ pub struct Plan {
     pub non_cubic: usize,
     /// Register-tile configs per instance ([`register_variants`]).
     pub registers: usize,
+    /// Time the anchors and this many configs sampled from each instance's
+    /// per-member space ([`crate::space`]) instead of the paper's cubic
+    /// candidates (`non_cubic`, `registers` and `sample` then do not apply).
+    pub space: Option<usize>,
     pub caches: Caches,
     pub policy: Policy,
     pub out: PathBuf,
@@ -117,10 +121,8 @@ pub fn variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, non_cubic: usize, 
 /// tile scale meets every register tile as `n` grows. Empty when the hot
 /// band has no two loops to unroll.
 pub fn register_variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, n: usize, vector_regs: usize) -> Vec<Variant> {
-    let Some(band) = a.report.bands.iter().find(|b| b.tiled) else { return Vec::new() };
+    let Some(space) = refine::Space::of(a, vector_regs, usize::MAX) else { return Vec::new() };
     let cands = a.kernel.candidates(ps, caches);
-    let space =
-        refine::Space { dims: a.tile_dims(), point_order: band.point_order.clone(), vector_regs, max_tile: usize::MAX };
     if cands.is_empty() || register_tiles(&Config::cubic(cands[0]), &space).is_empty() {
         return Vec::new();
     }
@@ -138,20 +140,20 @@ pub fn register_variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, n: usize,
     out
 }
 
-/// `n` of `all`, one drawn from each of `n` equal slices of the list (the
-/// candidates are in ascending size), so small and large tiles are all
-/// represented; seeded.
-fn spread_sample(all: Vec<Variant>, n: usize, seed: u64) -> Vec<Variant> {
-    if n >= all.len() || n == 0 {
-        return all;
-    }
-    let mut rng = StdRng::seed_from_u64(seed);
-    (0..n)
-        .map(|k| {
-            let (lo, hi) = (k * all.len() / n, ((k + 1) * all.len() / n).max(k * all.len() / n + 1));
-            all[rng.random_range(lo..hi)].clone()
-        })
-        .collect()
+/// The anchors and `n` configs drawn from the per-member space of one
+/// instance ([`crate::space`]), seeded.
+pub fn space_variants(
+    a: &Analysis,
+    sizes: &Sizes,
+    caches: &Caches,
+    n: usize,
+    vector_regs: usize,
+    seed: u64,
+) -> Result<Vec<Variant>, Error> {
+    let space = crate::space::enumerate(a, sizes, caches, vector_regs)?;
+    let anchors = crate::space::anchors(a, &space.extents, caches, vector_regs);
+    let sample = space.sample(n, seed, &anchors);
+    Ok(anchors.into_iter().chain(sample).map(Variant::Tiled).collect())
 }
 
 struct Work {
@@ -206,12 +208,17 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             let sizes = draw_sizes(a, &ranges[ki], plan.seed, k, plan.max_work)?;
             let ps = a.extents(&sizes)?;
             let mut all = vec![Variant::Untiled];
-            let mut tiled = variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64));
-            if let Some(n) = plan.sample {
-                tiled = spread_sample(tiled, n, plan.seed ^ ((k as u64) << 20) ^ (ki as u64));
+            let draw_seed = plan.seed ^ ((k as u64) << 20) ^ (ki as u64);
+            if let Some(n) = plan.space {
+                all.extend(space_variants(a, &sizes, &plan.caches, n, here.vector_registers(), draw_seed)?);
+            } else {
+                let mut tiled = variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64));
+                if let Some(n) = plan.sample {
+                    tiled = crate::space::spread(&tiled, n, draw_seed);
+                }
+                tiled.extend(register_variants(a, &ps, &plan.caches, plan.registers, here.vector_registers()));
+                all.extend(tiled);
             }
-            tiled.extend(register_variants(a, &ps, &plan.caches, plan.registers, here.vector_registers()));
-            all.extend(tiled);
             let key = |v: &Variant| (name.clone(), mode.clone(), sizes.to_string(), v.to_string());
             let n_all = all.len();
             let todo: Vec<Variant> = all.into_iter().filter(|v| !done.contains(&key(v))).collect();
@@ -345,22 +352,4 @@ fn say(bar: &ProgressBar, msg: String) {
 /// `polybench/paper/matmul.c` -> `matmul`.
 pub fn stem(p: &Path) -> String {
     p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn samples_spread_over_the_sizes() {
-        let all: Vec<Variant> = (1..=32).map(|t| Variant::Tiled(Config::tiled(vec![8 * t; 3]))).collect();
-        let s = spread_sample(all.clone(), 8, 7);
-        assert_eq!(s.len(), 8);
-        for (k, v) in s.iter().enumerate() {
-            let at = all.iter().position(|a| a == v).unwrap();
-            assert!((4 * k..4 * k + 4).contains(&at), "sample {k} is candidate {at}, outside its slice");
-        }
-        assert_eq!(s, spread_sample(all.clone(), 8, 7), "seeded");
-        assert_eq!(spread_sample(all.clone(), 40, 7), all, "asking for more keeps all");
-    }
 }

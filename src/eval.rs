@@ -111,14 +111,20 @@ pub fn best_constant(train: &[Record], set: FeatureSet) -> Option<String> {
         .map(|(t, _)| t.to_string())
 }
 
-/// The analytical cache rule's pick among `cands`: the largest tile whose
+/// The analytical cache rule's pick among `cands`: the largest cubic tile
+/// (each feature loop at one size, or whole when shorter, as
+/// [`crate::space::cache_rule`] clamps it) without a register tile whose
 /// working set fits L2 (feature `WS_L2` <= 1), else the smallest tile.
 fn cache_rule_pick(cands: &[&Record]) -> Option<usize> {
     let ws_l2 = FeatureSet::Extended.names().iter().position(|n| *n == "WS_L2")?;
     let volume = |r: &Record| r.ts.iter().product::<f64>();
     let fits = |r: &Record| r.features.get(ws_l2).is_some_and(|&w| w <= 1.0);
+    let cubic = |r: &Record| {
+        let t = r.ts.iter().copied().fold(0.0, f64::max);
+        !r.tile.contains(':') && r.ts.iter().zip(&r.ps).all(|(&ts, &ps)| ts == t || ts == ps as f64 || ts == 1.0)
+    };
     (0..cands.len())
-        .filter(|&k| fits(cands[k]))
+        .filter(|&k| fits(cands[k]) && cubic(cands[k]))
         .max_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b])))
         .or_else(|| (0..cands.len()).min_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b]))))
 }

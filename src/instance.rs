@@ -100,7 +100,7 @@ pub const SKINNY: i64 = 128;
 
 impl Ranges {
     /// One range for every parameter (the paper's `1024..2048`).
-    pub fn uniform(lo: i64, hi: i64) -> Ranges {
+    pub fn all(lo: i64, hi: i64) -> Ranges {
         Ranges { default: (lo, hi), named: Vec::new(), skinny: 0.0 }
     }
 
@@ -136,7 +136,7 @@ impl Ranges {
     pub fn over(&self, declared: &[NamedRange]) -> Ranges {
         let mut r = self.clone();
         for (name, range) in declared {
-            if !r.named.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            if !r.named.iter().any(|(n, _)| same_param(n, name)) {
                 r.named.push((name.clone(), *range));
             }
         }
@@ -219,6 +219,13 @@ fn match_param(params: &[String], name: &str) -> Option<usize> {
     (folded.len() == 1).then(|| folded[0])
 }
 
+/// Whether two range names mean the same parameter: equal up to case and
+/// PolyBench's `_PB_` prefix (a file's `_PB_N` is the command line's `N`).
+fn same_param(a: &str, b: &str) -> bool {
+    let bare = |s: &str| s.strip_prefix("_PB_").unwrap_or(s).to_ascii_lowercase();
+    bare(a) == bare(b)
+}
+
 fn list(names: &[String]) -> String {
     if names.is_empty() { "none".to_string() } else { names.join(", ") }
 }
@@ -253,6 +260,8 @@ mod tests {
         let merged = r.over(&file);
         let params = p(&["_PB_N", "_PB_TSTEPS", "r"]);
         assert_eq!(merged.of(&params), vec![(64, 4096), (10, 200), (1, 7)], "the command line wins");
+        let file_pb = Ranges::declared_in(" * tss-range: _PB_TSTEPS=2..8\n").unwrap();
+        assert_eq!(r.over(&file_pb).named.len(), 1, "_PB_TSTEPS is the command line's TSTEPS");
         assert_eq!(merged.unmatched(&[&params[..]]), Vec::<&str>::new());
         assert_eq!(Ranges::parse("NX=1..2", (1, 1)).unwrap().unmatched(&[&params[..]]), vec!["NX"]);
         assert!(Ranges::parse("N=0..5", (1, 1)).is_err());
@@ -263,9 +272,9 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
         let mut below_128 = 0;
         let mut skinny = 0;
-        let r = Ranges { skinny: 0.5, ..Ranges::uniform(64, 4096) };
+        let r = Ranges { skinny: 0.5, ..Ranges::all(64, 4096) };
         for _ in 0..3000 {
-            let s = Ranges::uniform(64, 4096).draw(&p(&["N"]), &mut rng);
+            let s = Ranges::all(64, 4096).draw(&p(&["N"]), &mut rng);
             assert!((64..=4096).contains(&s.values[0].1));
             below_128 += usize::from(s.values[0].1 < 128);
             let s = r.draw(&p(&["M", "N"]), &mut rng);

@@ -35,6 +35,7 @@ pub mod plots;
 pub mod poly;
 pub mod refine;
 pub mod select;
+pub mod space;
 
 use std::fmt::Write;
 use std::path::Path;
@@ -123,19 +124,9 @@ impl Analysis {
             let text = self.scop.domain_isl(s);
             let box_volume = || -> Result<f64, isl_rs::LibISLError> {
                 let set = isl_rs::Set::read_from_str(&ctx, &text)?.intersect_params(fixed.copy()?)?;
-                if set.is_empty()? {
-                    return Ok(0.0);
-                }
-                let mut v = 1.0;
-                for k in 0..s.iterators.len() as i32 {
-                    let (lo, hi) = (set.copy()?.dim_min_val(k)?, set.copy()?.dim_max_val(k)?);
-                    v *= if lo.is_int()? && hi.is_int()? {
-                        (hi.get_num_si()? - lo.get_num_si()? + 1) as f64
-                    } else {
-                        f64::INFINITY
-                    };
-                }
-                Ok(v)
+                Ok(poly::box_extents(&set, s.iterators.len())?.map_or(0.0, |ext| {
+                    ext.iter().map(|e| e.map_or(f64::INFINITY, |(lo, hi)| (hi - lo + 1) as f64)).product()
+                }))
             };
             total += box_volume().map_err(|e| poly(format!("iteration count of {}: {e}", s.name)))?;
         }

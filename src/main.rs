@@ -189,6 +189,12 @@ enum Command {
         /// the features describe unrolling.
         #[arg(long, default_value_t = 0)]
         registers: usize,
+        /// Instead of the paper's cubic candidates, time the anchors (Pluto's 32,
+        /// cubic 16..256 and the cache rule's tile, each plain and register-tiled)
+        /// and N configs sampled from the instance's per-dimension space of tile
+        /// shapes and register tiles (README, "Config space").
+        #[arg(long, value_name = "N", conflicts_with_all = ["non_cubic", "registers"])]
+        space: Option<usize>,
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
@@ -512,6 +518,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             baseline,
             non_cubic,
             registers,
+            space,
             quiet,
             timing,
             caches,
@@ -526,6 +533,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 baseline,
                 non_cubic,
                 registers,
+                space,
                 caches: caches.resolve(),
                 policy: timing.policy(),
                 out: out.clone(),

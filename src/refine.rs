@@ -39,6 +39,15 @@ pub struct Space {
     pub max_tile: usize,
 }
 
+impl Space {
+    /// The space of `a`'s hot band (its first tiled band) on a machine with
+    /// `vector_regs` vector registers; `None` without a tiled band.
+    pub fn of(a: &crate::Analysis, vector_regs: usize, max_tile: usize) -> Option<Space> {
+        let band = a.report.bands.iter().find(|b| b.tiled)?;
+        Some(Space { dims: a.tile_dims(), point_order: band.point_order.clone(), vector_regs, max_tile })
+    }
+}
+
 /// One configuration timed by the search, with its median seconds (`None`:
 /// it did not compile or run correctly).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -57,12 +66,14 @@ pub fn register_tiles(base: &Config, space: &Space) -> Vec<Config> {
         return Vec::new();
     }
     let a = space.point_order[d - 2];
-    let b = (d >= 3).then(|| space.point_order[d - 3]);
+    let tiles = base.tiles_for(space.dims);
+    // A member one iteration long (a skinny dimension) cannot be unrolled:
+    // the register tile then lies on `a` alone.
+    let b = (d >= 3).then(|| space.point_order[d - 3]).filter(|&b| tiles[b] >= 2);
     let pairs: &[(usize, usize)] = match b {
         Some(_) => &[(4, 4), (2, 4), (4, 2), (8, 4), (4, 8)],
         None => &[(1, 4), (1, 8), (1, 2)],
     };
-    let tiles = base.tiles_for(space.dims);
     pairs
         .iter()
         .filter(|&&(fb, fa)| fb * fa <= space.vector_regs)
@@ -188,6 +199,9 @@ mod tests {
         assert!(register_tiles(&Config::cubic(128), &wide).iter().any(|c| c.unroll(0) * c.unroll(2) == 32));
         // Unroll factors never exceed the tile.
         assert!(register_tiles(&Config::cubic(4), &gemm_like()).iter().all(|c| c.unroll(0) <= 4 && c.unroll(2) <= 4));
+        // A one-iteration outer member leaves the register tile to the other.
+        let skinny = register_tiles(&"1x128x128".parse().unwrap(), &gemm_like());
+        assert!(!skinny.is_empty() && skinny.iter().all(|c| c.unroll(0) == 1 && c.unroll(2) > 1), "{skinny:?}");
     }
 
     #[test]

@@ -104,7 +104,7 @@ fn corpus_matches_its_specs() {
         let declared = tss::instance::Ranges::declared_in(&src).unwrap();
         let scops = tss::frontend::parse_file(&src).unwrap_or_else(|e| panic!("{}: {e:?}", k.display()));
         let params = &scops[0].params;
-        let ranges = tss::instance::Ranges { named: declared, ..tss::instance::Ranges::uniform(1, 1) };
+        let ranges = tss::instance::Ranges { named: declared, ..tss::instance::Ranges::all(1, 1) };
         assert!(ranges.unmatched(&[&params[..]]).is_empty(), "{}: a range names no parameter", k.display());
         assert_eq!(ranges.named.len(), params.len(), "{}: every parameter needs a range", k.display());
         // Scheduling budgets are wall-clock; tests load the machine, so give them room.
@@ -117,4 +117,56 @@ fn corpus_matches_its_specs() {
         let text = String::from_utf8_lossy(&explain.stdout);
         assert!(text.contains("tiled: TSS_T1="), "{}: no tiled band\n{text}", k.display());
     }
+}
+
+/// Every kernel's per-dimension config space (`tss collect --space`) at
+/// drawn instances: the anchors are there, the space is non-empty wherever
+/// the SCoP has a tiled band, holds register tiles wherever two point loops
+/// surround the vector loop, and a sampled config tiles the kernel exactly.
+#[test]
+fn every_kernel_has_a_config_space() {
+    use tss::config::Config;
+    use tss::instance::Ranges;
+    let caches = tss::machine::Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for kernel in ["blas", "tensor", "nn", "datamining", "solvers", "stencils"].iter().flat_map(|f| family(f)) {
+        let src = std::fs::read_to_string(&kernel).unwrap();
+        let a = tss::analyze(&kernel, &src, false).unwrap();
+        let ranges = Ranges::all(16, 2048).over(&Ranges::declared_in(&src).unwrap());
+        let mut sample = Vec::new();
+        for k in 0..3 {
+            let sizes = tss::collect::draw_sizes(&a, &ranges, 11, k, 3e8).unwrap();
+            let space = tss::space::enumerate(&a, &sizes, &caches, 16).unwrap();
+            let anchors = tss::space::anchors(&a, &space.extents, &caches, 16);
+            let tiled = a.report.bands.iter().find(|b| b.tiled);
+            let name = kernel.display();
+            if tiled.is_none() {
+                continue; // a fallback plan (e.g. heat-3d past its budget on a loaded machine)
+            }
+            if space.configs.is_empty() || !anchors.contains(&Config::cubic(32)) {
+                failures.push(format!("{name} {sizes}: {} configs, anchors {anchors:?}", space.configs.len()));
+            }
+            // Register tiles unroll the point loop just outside the vector loop.
+            let po = &tiled.unwrap().point_order;
+            let unrollable = po.len() >= 2 && space.extents[po[po.len() - 2]] >= 2;
+            if unrollable && !space.configs.iter().any(Config::is_unrolled) {
+                failures.push(format!("{name} {sizes}: no register tile in the space"));
+            }
+            println!("{name} {sizes}: extents {:?}, {} configs", space.extents, space.configs.len());
+            sample.extend(space.sample(2, k as u64, &anchors));
+        }
+        // The most unrolled sampled config must tile the kernel exactly (sizes small and odd).
+        let Some(config) = sample.iter().max_by_key(|c| (0..8).map(|m| c.unroll(m)).product::<usize>()) else {
+            continue;
+        };
+        let opts = tss::TileOptions { config: config.clone(), ..tss::TileOptions::default() };
+        let code = tss::tile_source(&kernel, &src, &opts).unwrap().0;
+        let tiled = dir.path().join("tiled.c");
+        std::fs::write(&tiled, &code).unwrap();
+        if run(&tiled, &dir.path().join("tiled")) != run(&kernel, &dir.path().join("orig")) {
+            failures.push(format!("{}: sampled config {config} differs", kernel.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

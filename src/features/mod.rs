@@ -222,17 +222,14 @@ impl Kernel {
         let set = Set::read_from_str(&ctx, &self.member_set)
             .map_err(|e| crate::poly::isl_err("feature-loop set", &self.member_set, e))?
             .intersect_params(Set::read_from_str(&ctx, &sizes.isl_params())?)?;
-        if set.is_empty()? {
+        let Some(ext) = crate::poly::box_extents(&set, 3)? else {
             return Err(PolyError(format!("statement {} executes no iteration at {sizes}", self.statement)));
-        }
+        };
         let mut ps = [1i64; 3];
-        for (k, p) in ps.iter_mut().enumerate() {
-            let hi = set.copy()?.dim_max_val(k as i32)?;
-            let lo = set.copy()?.dim_min_val(k as i32)?;
-            if !hi.is_int()? || !lo.is_int()? {
-                return Err(PolyError(format!("loop {} is unbounded at {sizes}", self.loops[k].name)));
-            }
-            *p = hi.get_num_si()? - lo.get_num_si()? + 1;
+        for (k, (p, e)) in ps.iter_mut().zip(ext).enumerate() {
+            let (lo, hi) =
+                e.ok_or_else(|| PolyError(format!("loop {} is unbounded at {sizes}", self.loops[k].name)))?;
+            *p = hi - lo + 1;
         }
         Ok(ps)
     }
@@ -404,6 +401,13 @@ fn loops_isl(
         format!("[{}] -> [{}]", m[..split].join(", "), m[split..].join(", "))
     };
     format!("{}{{ {tuple} : {body} }}", scop.param_prefix())
+}
+
+/// `[P] -> { [tss_m0, ..] : exists (iters : dom and m = rows) }`: the values
+/// of every band member over statement `s`'s domain (its `rows` in a band).
+pub(crate) fn band_set(scop: &Scop, s: usize, rows: &[Row]) -> String {
+    let members: Vec<Option<usize>> = (0..rows.len()).map(Some).collect();
+    loops_isl(scop, &scop.statements[s], rows, &members, 0, rows.len().saturating_sub(1))
 }
 
 fn member_set(scop: &Scop, stmt: &Statement, rows: &[Row], members: &[Option<usize>]) -> String {

@@ -83,19 +83,14 @@ impl Layout {
                     let set = Set::read_from_str(&ctx, &text)
                         .map_err(|e| crate::poly::isl_err("array footprint", &text, e))?
                         .intersect_params(params.copy()?)?;
-                    if set.is_empty()? {
-                        continue;
-                    }
-                    for (k, e) in ext.iter_mut().enumerate() {
-                        let lo = set.copy()?.dim_min_val(k as i32)?;
-                        let hi = set.copy()?.dim_max_val(k as i32)?;
-                        if !lo.is_int()? || !hi.is_int()? {
-                            return Err(PolyError(format!("subscript {k} of {name} is unbounded at {sizes}")));
-                        }
-                        if lo.get_num_si()? < 0 {
+                    let Some(bounds) = crate::poly::box_extents(&set, *rank)? else { continue };
+                    for (k, (e, b)) in ext.iter_mut().zip(bounds).enumerate() {
+                        let (lo, hi) =
+                            b.ok_or_else(|| PolyError(format!("subscript {k} of {name} is unbounded at {sizes}")))?;
+                        if lo < 0 {
                             return Err(PolyError(format!("{name} is accessed at a negative subscript at {sizes}")));
                         }
-                        *e = (*e).max(hi.get_num_si()? + 1);
+                        *e = (*e).max(hi + 1);
                     }
                 }
             }

@@ -38,6 +38,25 @@ impl From<String> for PolyError {
     }
 }
 
+/// Per dimension its least and greatest value, `None` where unbounded.
+pub type BoundingBox = Vec<Option<(i64, i64)>>;
+
+/// The bounding box of `set`'s first `dims` dimensions: per dimension its
+/// least and greatest value, `None` where ISL finds no integer bound; `None`
+/// overall for an empty set. The one box query behind instance work,
+/// feature-loop extents, band-member extents and array sizes.
+pub fn box_extents(set: &isl_rs::Set, dims: usize) -> Result<Option<BoundingBox>, LibISLError> {
+    if set.is_empty()? {
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(dims);
+    for k in 0..dims as i32 {
+        let (lo, hi) = (set.copy()?.dim_min_val(k)?, set.copy()?.dim_max_val(k)?);
+        out.push(if lo.is_int()? && hi.is_int()? { Some((lo.get_num_si()?, hi.get_num_si()?)) } else { None });
+    }
+    Ok(Some(out))
+}
+
 pub(crate) fn isl_err(what: &str, text: &str, e: LibISLError) -> PolyError {
     PolyError(format!("ISL rejected the {what} `{text}`: {e}"))
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Collects the corpus datasets (issue "A model that earns its place") on this
+# machine into its data directory (`tss machine` names it; DATA overrides):
+# every kernel of corpus/, serial, sizes drawn log-uniformly from 16..2048
+# (each file's `tss-range:` line narrows its own parameters), a quarter of
+# the instances skinny. Each instance times the untiled code, the anchors
+# (Pluto's 32, cubic 16..256, the cache rule's tile, each plain and
+# register-tiled) and a sample of its per-dimension config space:
+#   corpus-serial-train.csv  seed 11, TRAIN_K (24) sampled configs per instance
+#   corpus-serial-test.csv   seed 12, TEST_K (200) sampled configs, repeated baseline
+# Resumable: rerun after an interruption and it continues where it stopped
+# (rows already in a file are skipped; instance k is a function of seed and k).
+# STEPS=N runs only the first N steps (a session's share of the campaign).
+#
+# Run it on a quiet machine: nothing else building or running. It copies the
+# tss binary aside, so that rebuilding meanwhile cannot swap the executable
+# under a running collection (but builds still disturb the timings).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${TSS_BIN:-target/release/tss}
+[ -x "$BIN" ] || cargo build --release
+mkdir -p /tmp/tss-collect && cp "$BIN" /tmp/tss-collect/tss-corpus
+TSS=/tmp/tss-collect/tss-corpus
+D=${DATA:-$("$TSS" machine | sed -n 's|^data directory: \(.*\)/$|\1|p')}
+echo "collecting into $D on: $("$TSS" machine | head -1)"
+K=corpus/blas,corpus/tensor,corpus/nn,corpus/datamining,corpus/solvers,corpus/stencils
+COMMON=(--kernels "$K" --range 16..2048 --skinny 0.25 --max-work "${MAX_WORK:-3e8}")
+TRAIN_K=${TRAIN_K:-24}
+TEST_K=${TEST_K:-200}
+
+train() { "$TSS" collect "${COMMON[@]}" --seed 11 --instances "$1" --space "$TRAIN_K" --out "$D/corpus-serial-train.csv"; }
+test_set() {
+  "$TSS" collect "${COMMON[@]}" --seed 12 --instances "$1" --space "$TEST_K" --baseline --out "$D/corpus-serial-test.csv"
+}
+
+# Small first passes give every kernel some training and test data early;
+# later passes extend the same seeds.
+steps=("train 2" "test_set 1" "train 6" "test_set 2" "train 12" "test_set 4" "train 24" "test_set 6" "train 40")
+n=${STEPS:-${#steps[@]}}
+for ((s = 0; s < n && s < ${#steps[@]}; s++)); do
+  echo "step $((s + 1))/${#steps[@]}: ${steps[$s]}"
+  ${steps[$s]}
+done

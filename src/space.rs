@@ -1,0 +1,278 @@
+//! The config space of one problem instance: the tile shapes and register
+//! tiles that collection times and the model ranks, enumerated by one rule
+//! from the SCoP's bands and this machine's caches and vector registers.
+//!
+//! The paper's candidates are cubic tiles only, bounded by half the smallest
+//! extent; on skinny or deep nests that leaves a handful of sizes and no
+//! shape. This space is per band member and includes register tiles.
+//!
+//! # The rule
+//! 1. **Member extents.** For each band member (tile macro `TSS_Tk`), how
+//!    many values it takes at the instance's sizes: the largest over the
+//!    statements of the tiled bands (an ISL bounding box, [`member_extents`]).
+//! 2. **Sizes per member**: the powers of two from 8 to 1024 below the
+//!    member's extent (multiples of a 64-byte line of `double` and of every
+//!    vector width), and the extent itself: the member left whole, which is
+//!    what a skinny dimension wants. Bands of more than three members take
+//!    every other power (8, 32, 128, 512) so that six-deep nests stay
+//!    enumerable.
+//! 3. **Shapes**: every combination whose tile working set (the dominant
+//!    statement's footprint, [`crate::features::Kernel::working_set`]) lies
+//!    between half of L1d and twice L2. Smaller tiles pay loop overhead for
+//!    no reuse; the best cubic tiles measured on the paper's kernels sit
+//!    inside the band (184 on a 1 MiB L2: 0.8 MiB). When no shape falls in
+//!    it, the shapes nearest to it on a log scale stay.
+//! 4. **Register tiles**: every shape plain, and with each register tile that
+//!    [`refine::register_tiles`] fits in the vector registers.
+//!
+//! Beside the space, every instance times the same **anchors** (see
+//! [`anchors`]), so that the baselines of an evaluation (Pluto's 32, the
+//! best constant config, the cache rule) are measured on the same rows as
+//! the model's picks.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::config::Config;
+use crate::instance::Sizes;
+use crate::machine::Caches;
+use crate::refine::{self, register_tiles};
+use crate::{Analysis, Error};
+
+/// Smallest and largest tile size of the ladder.
+pub const LADDER: (usize, usize) = (8, 1024);
+
+/// The cubic tiles every instance times: the best constant config of an
+/// evaluation is chosen among them (and their register-tiled twins).
+pub const CONSTANTS: [usize; 5] = [16, 32, 64, 128, 256];
+
+/// Pluto's default tile size, a baseline of every evaluation.
+pub const PLUTO_DEFAULT: usize = 32;
+
+/// The space of one instance.
+#[derive(Clone, Debug)]
+pub struct Space {
+    /// Values each band member takes at the instance's sizes.
+    pub extents: Vec<i64>,
+    /// Every config of the rule, by ascending working set (ties by text).
+    pub configs: Vec<Config>,
+}
+
+/// Values each of `a`'s band members takes at `sizes`: per member, the
+/// largest extent over every statement of every tiled band. Empty when the
+/// SCoP has no tiled band.
+pub fn member_extents(a: &Analysis, sizes: &Sizes) -> Result<Vec<i64>, Error> {
+    let poly = |msg: String| Error::Poly { file: a.file.clone(), line: a.scop.region.line, msg };
+    let ctx = isl_rs::Context::alloc();
+    let fixed = isl_rs::Set::read_from_str(&ctx, &sizes.isl_params()).map_err(|e| poly(e.to_string()))?;
+    let mut ext = vec![0i64; if a.report.bands.iter().any(|b| b.tiled) { a.tile_dims() } else { 0 }];
+    for band in a.report.bands.iter().filter(|b| b.tiled) {
+        for (s, rows) in &band.rows {
+            let Some(rows) = rows else { continue };
+            let text = crate::features::band_set(&a.scop, *s, rows);
+            let bounds = isl_rs::Set::read_from_str(&ctx, &text)
+                .and_then(|set| set.intersect_params(fixed.copy()?))
+                .and_then(|set| crate::poly::box_extents(&set, rows.len()))
+                .map_err(|e| poly(format!("band members of {}: {e}", a.scop.statements[*s].name)))?;
+            for (k, b) in bounds.into_iter().flatten().enumerate().take(ext.len()) {
+                let (lo, hi) = b.ok_or_else(|| poly(format!("band member {} is unbounded at {sizes}", k + 1)))?;
+                ext[k] = ext[k].max(hi - lo + 1);
+            }
+        }
+    }
+    Ok(ext.into_iter().map(|e| e.max(1)).collect())
+}
+
+/// Tile sizes of one member of extent `extent` (rule, step 2).
+pub fn ladder(extent: i64, coarse: bool) -> Vec<usize> {
+    let extent = extent.max(1) as usize;
+    let step = if coarse { 4 } else { 2 };
+    let mut out: Vec<usize> = std::iter::successors(Some(LADDER.0), |t| Some(t * step))
+        .take_while(|&t| t <= LADDER.1 && t < extent)
+        .collect();
+    if extent <= LADDER.1 || out.is_empty() {
+        out.push(extent.min(LADDER.1));
+    }
+    out
+}
+
+/// The space of `a` at `sizes` on a machine with these caches and vector
+/// registers (the rule in the module doc).
+pub fn enumerate(a: &Analysis, sizes: &Sizes, caches: &Caches, vector_regs: usize) -> Result<Space, Error> {
+    let extents = member_extents(a, sizes)?;
+    if extents.is_empty() {
+        return Ok(Space { extents, configs: Vec::new() });
+    }
+    let ladders: Vec<Vec<usize>> = extents.iter().map(|&e| ladder(e, extents.len() > 3)).collect();
+    let shapes = product(&ladders);
+    let ws = |t: &[usize]| a.kernel.working_set(t) as f64;
+    let (lo, hi) = (caches.l1d as f64 / 2.0, 2.0 * caches.l2 as f64);
+    // Log distance to the band [lo, hi]: 0 inside it.
+    let miss = |t: &[usize]| {
+        let w = ws(t).max(1.0);
+        (lo / w).ln().max(0.0) + (w / hi).ln().max(0.0)
+    };
+    let nearest = shapes.iter().map(|t| miss(t)).fold(f64::INFINITY, f64::min);
+    let mut kept: Vec<Vec<usize>> = shapes.into_iter().filter(|t| miss(t) <= nearest).collect();
+    kept.sort_by(|x, y| ws(x).total_cmp(&ws(y)).then_with(|| x.cmp(y)));
+    let regs = refine::Space::of(a, vector_regs, usize::MAX);
+    let mut configs = Vec::new();
+    for t in kept {
+        let plain = Config::tiled(t);
+        if let Some(space) = &regs {
+            configs.extend(std::iter::once(plain.clone()).chain(register_tiles(&plain, space)));
+        } else {
+            configs.push(plain);
+        }
+    }
+    Ok(Space { extents, configs })
+}
+
+/// Every combination of one value per list, the first list outermost.
+fn product(lists: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    lists.iter().fold(vec![Vec::new()], |acc, list| {
+        acc.iter()
+            .flat_map(|prefix| {
+                list.iter().map(move |&v| {
+                    let mut p = prefix.clone();
+                    p.push(v);
+                    p
+                })
+            })
+            .collect()
+    })
+}
+
+/// The analytical cache rule: the largest cubic tile (a multiple of the
+/// cache line in elements) whose working set, with every member clamped to
+/// its extent, fits L2. Skinny members so take their whole extent while the
+/// others grow.
+pub fn cache_rule(a: &Analysis, extents: &[i64], caches: &Caches) -> Config {
+    let line = (caches.line / a.kernel.element_bytes).max(1) as usize;
+    let clamp = |t: usize| -> Vec<usize> { extents.iter().map(|&e| t.min(e.max(1) as usize)).collect() };
+    let longest = extents.iter().copied().max().unwrap_or(1).max(1) as usize;
+    let sizes: Vec<usize> = (1..=longest.div_ceil(line)).map(|k| k * line).collect();
+    let t = crate::select::cache_rule(&sizes, |t| a.kernel.working_set(&clamp(t)), caches.l2).unwrap_or(line);
+    Config::tiled(clamp(t))
+}
+
+/// The configs every instance times beside its sample: Pluto's 32, the
+/// [`CONSTANTS`] and the cache rule's pick, each plain and with the first
+/// register tile the refinement would try.
+/// None without a tiled band: its code does not depend on the tiles.
+pub fn anchors(a: &Analysis, extents: &[i64], caches: &Caches, vector_regs: usize) -> Vec<Config> {
+    if extents.is_empty() {
+        return Vec::new();
+    }
+    let mut plain: Vec<Config> = CONSTANTS.iter().map(|&t| Config::cubic(t)).collect();
+    plain.push(cache_rule(a, extents, caches));
+    let regs = refine::Space::of(a, vector_regs, usize::MAX);
+    let mut out = Vec::new();
+    for c in plain {
+        let reg = regs.as_ref().and_then(|s| register_tiles(&c, s).into_iter().next());
+        for c in std::iter::once(c).chain(reg) {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+impl Space {
+    /// `n` configs of the space, one from each of `n` equal slices of the
+    /// working-set order, seeded; `skip` ones (the anchors) are not drawn.
+    pub fn sample(&self, n: usize, seed: u64, skip: &[Config]) -> Vec<Config> {
+        let pool: Vec<Config> = self.configs.iter().filter(|c| !skip.contains(c)).cloned().collect();
+        spread(&pool, n, seed)
+    }
+}
+
+/// `n` of `all`, one drawn from each of `n` equal slices (so an ordered list
+/// is covered end to end); all of them when `n` is at least their number.
+pub fn spread<T: Clone>(all: &[T], n: usize, seed: u64) -> Vec<T> {
+    if n >= all.len() || n == 0 {
+        return all.to_vec();
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..n)
+        .map(|k| {
+            let (lo, hi) = (k * all.len() / n, ((k + 1) * all.len() / n).max(k * all.len() / n + 1));
+            all[rng.random_range(lo..hi)].clone()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ladders_stop_at_the_extent_and_keep_it() {
+        assert_eq!(ladder(100, false), vec![8, 16, 32, 64, 100]);
+        assert_eq!(ladder(64, false), vec![8, 16, 32, 64]);
+        assert_eq!(ladder(5, false), vec![5], "a member shorter than every tile stays whole");
+        assert_eq!(ladder(5000, false), vec![8, 16, 32, 64, 128, 256, 512, 1024]);
+        assert_eq!(ladder(600, true), vec![8, 32, 128, 512, 600]);
+        assert_eq!(ladder(0, false), vec![1]);
+    }
+
+    #[test]
+    fn products_enumerate_every_combination_in_order() {
+        let p = product(&[vec![1, 2], vec![3], vec![4, 5]]);
+        assert_eq!(p, vec![vec![1, 3, 4], vec![1, 3, 5], vec![2, 3, 4], vec![2, 3, 5]]);
+        assert_eq!(product(&[]), vec![Vec::<usize>::new()]);
+    }
+
+    fn matmul() -> Analysis {
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/polybench/paper/matmul.c"));
+        crate::analyze(path, &std::fs::read_to_string(path).unwrap(), false).unwrap()
+    }
+
+    #[test]
+    fn matmul_space_follows_the_rule() {
+        let a = matmul();
+        let caches = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+        let sizes = Sizes::parse(&a.scop.params, "NI=1000,NJ=700,NK=20").unwrap();
+        let space = enumerate(&a, &sizes, &caches, 16).unwrap();
+        let mut ext = space.extents.clone();
+        ext.sort();
+        assert_eq!(ext, vec![20, 700, 1000], "one extent per member, whatever the member order");
+        assert!(space.configs.len() > 20, "{} configs", space.configs.len());
+        for c in &space.configs {
+            let t = c.tiles_for(3);
+            for (k, &e) in space.extents.iter().enumerate() {
+                assert!(t[k] <= e as usize && (t[k] == e as usize || t[k].is_power_of_two()), "{c}");
+            }
+            let ws = a.kernel.working_set(&t);
+            assert!(ws >= caches.l1d / 2 && ws <= 2 * caches.l2, "{c}: working set {ws}");
+            assert!((0..3).all(|k| c.unroll(k) <= t[k]), "{c}");
+        }
+        assert!(space.configs.iter().any(|c| c.is_unrolled()), "register tiles are in the space");
+        let skinny = space.extents.iter().position(|&e| e == 20).unwrap();
+        assert!(space.configs.iter().any(|c| c.tile(skinny) == 20), "the skinny member is also left whole");
+
+        let anchors = anchors(&a, &space.extents, &caches, 16);
+        assert!(anchors.contains(&Config::cubic(PLUTO_DEFAULT)));
+        let rule = cache_rule(&a, &space.extents, &caches);
+        assert!(anchors.contains(&rule));
+        assert!(a.kernel.working_set(&rule.tiles) <= caches.l2);
+        assert_eq!(rule.tile(skinny), 20, "the cache rule clamps to the extent");
+        let sample = space.sample(12, 5, &anchors);
+        assert_eq!(sample.len(), 12);
+        assert!(sample.iter().all(|c| !anchors.contains(c) && space.configs.contains(c)));
+        assert_eq!(sample, space.sample(12, 5, &anchors), "seeded");
+    }
+
+    #[test]
+    fn samples_spread_over_the_order() {
+        let all: Vec<usize> = (0..32).collect();
+        let s = spread(&all, 8, 7);
+        assert_eq!(s.len(), 8);
+        for (k, v) in s.iter().enumerate() {
+            assert!((4 * k..4 * k + 4).contains(v), "sample {k} is {v}, outside its slice");
+        }
+        assert_eq!(s, spread(&all, 8, 7), "seeded");
+        assert_eq!(spread(&all, 40, 7), all, "asking for more keeps all");
+    }
+}
