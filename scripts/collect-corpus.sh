@@ -3,9 +3,11 @@
 # machine into its data directory (`tss machine` names it; DATA overrides):
 # every kernel of corpus/, serial, sizes drawn log-uniformly from 16..2048
 # (each file's `tss-range:` line narrows its own parameters), a quarter of
-# the instances skinny. Each instance times the untiled code, the anchors
-# (Pluto's 32, cubic 16..256, the cache rule's tile, each plain and
-# register-tiled) and a sample of its per-dimension config space:
+# the instances skinny, each executing 1e7..3e8 statement instances (a
+# kernel whose ranges stay below 1e7 keeps its largest of 1000 draws).
+# Each instance times the untiled code, the anchors (Pluto's 32, cubic
+# 16..256, the cache rule's tile, each plain and register-tiled) and a
+# sample of its per-dimension config space:
 #   corpus-serial-train.csv  seed 11, TRAIN_K (24) sampled configs per instance
 #   corpus-serial-test.csv   seed 12, TEST_K (200) sampled configs, repeated baseline
 # Resumable: rerun after an interruption and it continues where it stopped
@@ -24,7 +26,7 @@ TSS=/tmp/tss-collect/tss-corpus
 D=${DATA:-$("$TSS" machine | sed -n 's|^data directory: \(.*\)/$|\1|p')}
 echo "collecting into $D on: $("$TSS" machine | head -1)"
 K=corpus/blas,corpus/tensor,corpus/nn,corpus/datamining,corpus/solvers,corpus/stencils
-COMMON=(--kernels "$K" --range 16..2048 --skinny 0.25 --max-work "${MAX_WORK:-3e8}")
+COMMON=(--kernels "$K" --range 16..2048 --skinny 0.25 --max-work "${MAX_WORK:-3e8}" --min-work "${MIN_WORK:-1e7}")
 TRAIN_K=${TRAIN_K:-24}
 TEST_K=${TEST_K:-200}
 

@@ -82,6 +82,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         seed: plan.seed,
         ranges: plan.ranges.clone(),
         max_work: collect::MAX_WORK,
+        min_work: 0.0,
         mode,
         baseline: false,
         non_cubic: 0,

@@ -35,6 +35,9 @@ pub struct Plan {
     /// Redraw an instance whose run would execute more statement instances
     /// ([`Analysis::work`]): wide ranges must not produce hour-long runs.
     pub max_work: f64,
+    /// Redraw an instance whose run would execute fewer (up to 1000 draws):
+    /// microsecond runs time noise.
+    pub min_work: f64,
     pub mode: Mode,
     /// Repeat the untiled baseline like a candidate (test sets need it).
     pub baseline: bool,
@@ -77,22 +80,36 @@ pub struct Summary {
 }
 
 /// The problem sizes of instance `k` of a kernel: seeded and reproducible,
-/// redrawn until a run executes at most `max_work` statement instances.
-pub fn draw_sizes(a: &Analysis, ranges: &Ranges, seed: u64, k: usize, max_work: f64) -> Result<Sizes, Error> {
+/// redrawn until a run executes between `work.0` and `work.1` statement
+/// instances. A kernel whose ranges rarely reach the lower bound (a
+/// matrix-vector product) keeps the largest draw under the upper one:
+/// sub-millisecond runs time mostly noise, but a kernel is never dropped.
+pub fn draw_sizes(a: &Analysis, ranges: &Ranges, seed: u64, k: usize, work: (f64, f64)) -> Result<Sizes, Error> {
     let kernel = stem(&a.file);
     let mix =
         kernel.bytes().fold(seed ^ 0x9e37_79b9_7f4a_7c15, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
     let mut rng = StdRng::seed_from_u64(mix.wrapping_add(k as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+    let mut largest: Option<(f64, Sizes)> = None;
     for _ in 0..1000 {
         let sizes = ranges.draw(&a.scop.params, &mut rng);
-        if a.work(&sizes)? <= max_work {
+        let w = a.work(&sizes)?;
+        if w > work.1 {
+            continue;
+        }
+        if w >= work.0 {
             return Ok(sizes);
         }
+        if largest.as_ref().is_none_or(|(l, _)| w > *l) {
+            largest = Some((w, sizes));
+        }
     }
-    Err(Error::Usage(format!(
-        "{}: no sizes in --range {ranges} run at most {max_work:.0e} statement instances (--max-work)",
-        a.file.display()
-    )))
+    largest.map(|(_, s)| s).ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: no sizes in --range {ranges} run at most {:.0e} statement instances (--max-work)",
+            a.file.display(),
+            work.1
+        ))
+    })
 }
 
 /// Candidate variants of one instance: the paper's cubic tiles, plus
@@ -205,7 +222,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
     for k in 0..plan.instances {
         for (ki, a) in analyses.iter().enumerate() {
             let name = stem(&a.file);
-            let sizes = draw_sizes(a, &ranges[ki], plan.seed, k, plan.max_work)?;
+            let sizes = draw_sizes(a, &ranges[ki], plan.seed, k, (plan.min_work, plan.max_work))?;
             let ps = a.extents(&sizes)?;
             let mut all = vec![Variant::Untiled];
             let draw_seed = plan.seed ^ ((k as u64) << 20) ^ (ki as u64);

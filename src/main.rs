@@ -171,6 +171,11 @@ enum Command {
         /// this (bounding boxes; gemm 2048^3 is 8.6e9).
         #[arg(long, default_value_t = tss::collect::MAX_WORK, value_name = "N")]
         max_work: f64,
+        /// Redraw instances whose run executes fewer statement instances than
+        /// this (sub-millisecond runs time noise); after 1000 draws the largest
+        /// one under --max-work is kept.
+        #[arg(long, default_value_t = 0.0, value_name = "N")]
+        min_work: f64,
         /// Output CSV (appended to; created with a header).
         #[arg(long)]
         out: PathBuf,
@@ -513,6 +518,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             range,
             skinny,
             max_work,
+            min_work,
             out,
             parallel,
             baseline,
@@ -529,6 +535,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 seed,
                 ranges: Ranges { skinny, ..Ranges::parse(&range, (1024, 2048)).map_err(Error::Usage)? },
                 max_work,
+                min_work,
                 mode: Mode::from_parallel(parallel),
                 baseline,
                 non_cubic,

@@ -136,7 +136,7 @@ fn every_kernel_has_a_config_space() {
         let ranges = Ranges::all(16, 2048).over(&Ranges::declared_in(&src).unwrap());
         let mut sample = Vec::new();
         for k in 0..3 {
-            let sizes = tss::collect::draw_sizes(&a, &ranges, 11, k, 3e8).unwrap();
+            let sizes = tss::collect::draw_sizes(&a, &ranges, 11, k, (1e7, 3e8)).unwrap();
             let space = tss::space::enumerate(&a, &sizes, &caches, 16).unwrap();
             let anchors = tss::space::anchors(&a, &space.extents, &caches, 16);
             let tiled = a.report.bands.iter().find(|b| b.tiled);
