@@ -222,7 +222,8 @@ enum Command {
         /// and `predict` then ranks register tiles too).
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
-        /// Regression target: `log-time` or `time` (seconds, as in the paper).
+        /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`
+        /// (log of time over the instance's fastest timed config: ranking only).
         #[arg(long, default_value = "log-time")]
         target: Target,
         #[arg(long, default_value_t = 400)]

@@ -109,7 +109,12 @@ type Encoded = (Vec<Vec<f32>>, Vec<f32>, Vec<Vec<(usize, f64)>>);
 
 fn encode(samples: &[Sample], normalizer: &Normalizer, cfg: &TrainConfig, va: &[usize]) -> Encoded {
     let xs = samples.iter().map(|s| normalizer.apply(&s.x)).collect();
-    let ys = samples.iter().map(|s| cfg.target.encode(s.seconds)).collect();
+    let mut fastest: std::collections::HashMap<&str, f64> = Default::default();
+    for s in samples {
+        let f = fastest.entry(s.group.as_str()).or_insert(f64::INFINITY);
+        *f = f.min(s.seconds);
+    }
+    let ys = samples.iter().map(|s| cfg.target.encode(s.seconds, fastest[s.group.as_str()])).collect();
     let mut by_instance: std::collections::BTreeMap<&str, Vec<(usize, f64)>> = Default::default();
     for (k, &i) in va.iter().enumerate() {
         by_instance.entry(samples[i].group.as_str()).or_default().push((k, samples[i].seconds));

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Leave-family-out evaluation of the corpus model (issue "A model that earns its place").
+
+For each kernel family of corpus/ (blas, tensor, nn, ...), trains a model on the
+training rows of every *other* family, then runs `tss eval` on the test rows of the
+held-out family, with the best constant config chosen on those same training rows.
+Prints, per family and pooled over every held-out instance, the geometric-mean TN
+(time over the fastest config timed on the instance) of:
+  - T1 (the model's first pick), and model-guided search with k = 4, 8, 16
+    measurements (the k best predictions timed, the fastest kept);
+  - the baselines: Pluto's tile 32, the analytical cache rule, the best constant
+    config of the training rows, and random search with k measurements
+    (expected value over all draws);
+and T1's geometric-mean speedup over tile 32. Nothing is timed here: the test
+rows were measured by `tss collect`, so it can run beside anything.
+
+  scripts/leave_family_out.py --train T.csv --test S.csv [--target relative]
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAMILIES = ["blas", "tensor", "nn", "datamining", "solvers", "stencils"]
+KS = [4, 8, 16]
+
+
+def family_of():
+    out = {}
+    for fam in FAMILIES:
+        for f in os.listdir(os.path.join(ROOT, "corpus", fam)):
+            if f.endswith(".c"):
+                out[f[:-2]] = fam
+    return out
+
+
+def write_rows(path, header, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def read(path):
+    with open(path, newline="") as f:
+        r = csv.reader(f)
+        header = next(r)
+        return header, list(r)
+
+
+def geo(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+def guided_min(cands, k):
+    """Fastest measured time among the k best predictions."""
+    ranked = sorted(cands, key=lambda c: c[2])
+    return min(c[1] for c in ranked[:k])
+
+
+def random_min(cands, k):
+    """Expected fastest of k configs drawn without replacement."""
+    times = sorted(c[1] for c in cands)
+    n = len(times)
+    k = min(k, n)
+    total = math.comb(n, k)
+    # P(min is the i-th smallest) = C(n-1-i, k-1) / C(n, k)
+    return sum(t * math.comb(n - 1 - i, k - 1) for i, t in enumerate(times)) / total
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
+    return p.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--train", required=True)
+    ap.add_argument("--test", required=True)
+    ap.add_argument("--target", default="relative")
+    ap.add_argument("--set", default="registers")
+    ap.add_argument("--stop-on", default="loss")
+    ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
+    args = ap.parse_args()
+
+    fam = family_of()
+    header, train = read(args.train)
+    theader, test = read(args.test)
+    ki = header.index("kernel")
+    methods = ["T1"] + [f"guided {k}" for k in KS] + ["tile 32", "cache rule", "constant"] + [f"random {k}" for k in KS]
+    pooled = {m: [] for m in methods}
+    pooled_speedup = []
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in FAMILIES:
+            tr = [r for r in train if fam.get(r[ki]) != f]
+            te = [r for r in test if fam.get(r[ki]) == f]
+            if not te:
+                continue
+            trp, tep, model = (os.path.join(tmp, n) for n in ("train.csv", "test.csv", "model"))
+            write_rows(trp, header, tr)
+            write_rows(tep, theader, te)
+            run([args.tss, "train", "--data", trp, "--out", model, "--set", args.set,
+                 "--target", args.target, "--stop-on", args.stop_on])
+            ev = json.loads(run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"]))
+            per = {m: [] for m in methods}
+            speedup = []
+            for inst in ev["instances"]:
+                s, best, cands = inst["scores"], inst["best"], inst["candidates"]
+                for m in ["T1", "tile 32", "cache rule", "constant"]:
+                    if m in s:
+                        per[m].append(s[m]["tn"])
+                for k in KS:
+                    per[f"guided {k}"].append(guided_min(cands, k) / best)
+                    per[f"random {k}"].append(random_min(cands, k) / best)
+                if "tile 32" in s:
+                    speedup.append(s["tile 32"]["time"] / s["T1"]["time"])
+            for m in methods:
+                pooled[m].extend(per[m])
+            pooled_speedup.extend(speedup)
+            lines.append((f, len(ev["instances"]), per, speedup))
+    print(f"| held-out family | instances | {' | '.join(methods)} | T1 speedup over tile 32 |")
+    print("|---|---|" + "---|" * (len(methods) + 1))
+    for f, n, per, sp in lines + [("**all**", len(pooled["T1"]), pooled, pooled_speedup)]:
+        cells = " | ".join(f"{geo(per[m]):.3f}" for m in methods)
+        print(f"| {f} | {n} | {cells} | {geo(sp):.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
