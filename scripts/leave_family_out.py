@@ -14,7 +14,7 @@ Prints, per family and pooled over every held-out instance, the geometric-mean T
 and T1's geometric-mean speedup over tile 32. Nothing is timed here: the test
 rows were measured by `tss collect`, so it can run beside anything.
 
-  scripts/leave_family_out.py --train T.csv --test S.csv [--target relative]
+  scripts/leave_family_out.py --train T.csv --test S.csv [--target relative] [--ensemble 5]
 """
 import argparse
 import csv
@@ -88,6 +88,7 @@ def main():
     ap.add_argument("--target", default="relative")
     ap.add_argument("--set", default="registers")
     ap.add_argument("--stop-on", default="loss")
+    ap.add_argument("--ensemble", default="1", help="networks per model")
     ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
     args = ap.parse_args()
 
@@ -109,7 +110,7 @@ def main():
             write_rows(trp, header, tr)
             write_rows(tep, theader, te)
             run([args.tss, "train", "--data", trp, "--out", model, "--set", args.set,
-                 "--target", args.target, "--stop-on", args.stop_on])
+                 "--target", args.target, "--stop-on", args.stop_on, "--ensemble", args.ensemble])
             ev = json.loads(run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"]))
             per = {m: [] for m in methods}
             speedup = []
