@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tss::features::{FeatureSet, candidates};
+use tss::features::{FeatureSet, Shape, candidates};
 use tss::instance::Sizes;
 use tss::machine::Caches;
 
@@ -25,7 +25,7 @@ fn bench(c: &mut Criterion) {
                     let ps = a.kernel.extents(black_box(&sizes)).unwrap();
                     let rows: Vec<Vec<f64>> = candidates(&ps, &caches)
                         .iter()
-                        .map(|&t| a.kernel.vector(set, &ps, &tss::Config::cubic(t), &caches))
+                        .map(|&t| a.kernel.vector(set, &Shape::of_extents(ps), Some(&tss::Config::cubic(t)), &caches))
                         .collect();
                     black_box(rows)
                 })

@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tss::features::candidates;
+use tss::features::{Shape, candidates};
 use tss::instance::Sizes;
 use tss::machine::Caches;
 use tss::model::saved::SavedModel;
@@ -43,7 +43,9 @@ fn bench(c: &mut Criterion) {
                 let ps = a.kernel.extents(black_box(&sizes)).unwrap();
                 let rows: Vec<Vec<f64>> = candidates(&ps, &caches)
                     .iter()
-                    .map(|&t| a.kernel.vector(set, &ps, &tss::Config::tiled(vec![t; d]), &caches))
+                    .map(|&t| {
+                        a.kernel.vector(set, &Shape::of_extents(ps), Some(&tss::Config::tiled(vec![t; d])), &caches)
+                    })
                     .collect();
                 let pred = model.predict(&rows);
                 black_box(keep_best(&pred)[0])

@@ -154,7 +154,8 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let sizes_list = a.kernel.candidates(&ps, &opts.caches);
     let set = model.feature_set();
     let configs = candidate_configs(&a, &sizes_list, set);
-    let rows: Vec<Vec<f64>> = configs.iter().map(|c| a.kernel.vector(set, &ps, c, &opts.caches)).collect();
+    let shape = a.shape(&sizes, Descriptor::detect("", "").vector_bits)?;
+    let rows: Vec<Vec<f64>> = configs.iter().map(|c| a.kernel.vector(set, &shape, Some(c), &opts.caches)).collect();
     let predicted = model.predict(&rows);
     let best = keep_best(&predicted);
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);

@@ -19,7 +19,7 @@ use crate::config::Config;
 use crate::dataset::{Appender, Meta, Record};
 use crate::harness::compile::Compiler;
 use crate::harness::session::{Policy, Session};
-use crate::harness::{Mode, Status, Timing, Variant};
+use crate::harness::{Mode, Status, Timing, UNTILED, Variant};
 use crate::instance::{Ranges, Sizes};
 use crate::machine::{Caches, Descriptor};
 use crate::refine::{self, register_tiles};
@@ -212,7 +212,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
     // Untiled checksum and time per (kernel, mode, sizes), for resumed instances.
     let refs: HashMap<_, _> = existing
         .iter()
-        .filter(|r| r.tile == "untiled" && r.status == Status::Ok)
+        .filter(|r| r.tile == UNTILED && r.status == Status::Ok)
         .filter_map(|r| Some(((r.kernel.clone(), r.mode.clone(), r.sizes.clone()), (r.checksum?, r.time_median?))))
         .collect();
 
@@ -274,6 +274,9 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         let a = &analyses[w.kernel];
         let name = stem(&a.file);
         bar.set_message(format!("{name} {}", w.sizes));
+        // Only now: planning walks every instance (1000 for `tss adapt`), and
+        // the shape costs ISL queries.
+        let shape = a.shape(&w.sizes, here.vector_bits)?;
         let mut baseline = w.reference.map(|(_, t)| t);
         let mut failure: Option<String> = None;
         let base_reps = if plan.baseline { plan.policy.reps } else { 1 };
@@ -285,12 +288,9 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
                         return; // re-run only for its checksum: the row exists
                     }
                 }
-                // The untiled code is the 1x1x1 tile as far as features go.
-                let config = match v {
-                    Variant::Untiled => Config::cubic(1),
-                    Variant::Tiled(c) => Config { tiles: c.tiles_for(a.tile_dims()), unroll: c.unroll.clone() },
-                };
-                let ts = a.kernel.feature_tiles(&config.tiles);
+                let config = v.feature_config(a.tile_dims());
+                // The untiled code is the 1x1x1 tile to the narrower feature sets.
+                let ts = a.kernel.feature_tiles(config.as_ref().map_or(&[1][..], |c| &c.tiles));
                 let rec = Record {
                     kernel: name.clone(),
                     mode: mode.clone(),
@@ -306,7 +306,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
                     reps: t.times.len(),
                     checksum: t.checksum,
                     baseline_time: baseline,
-                    features: a.kernel.vector(crate::dataset::STORED, &w.ps, &config, &plan.caches),
+                    features: a.kernel.vector(crate::dataset::STORED, &shape, config.as_ref(), &plan.caches),
                     meta: meta.clone(),
                     unix_time: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
                 };

@@ -18,7 +18,7 @@
 //! | `reps` | timed runs |
 //! | `checksum` | weighted sum of the written arrays |
 //! | `baseline_time` | median of the instance's untiled run(s) |
-//! | `f_<NAME>` | the `registers` feature vector (its first 29 are the `paper` set, its first 37 `extended`); files written before `registers` stop at `extended` |
+//! | `f_<NAME>` | the `scop` feature vector (its first 29 are the `paper` set, its first 37 `extended`, its first 40 `registers`); files written before a set existed stop at the narrower one until `tss refeature` recomputes them |
 //! | `cpu`, `l1d`, `l2`, `line` | machine: CPU model and cache bytes |
 //! | `cc`, `cflags` | first line of `cc --version`, flags |
 //! | `unix_time` | when the row was measured |
@@ -32,7 +32,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::features::FeatureSet;
-use crate::harness::Status;
+use crate::harness::{Status, UNTILED};
 use crate::machine::Descriptor;
 
 const FIXED: [&str; 18] = [
@@ -96,6 +96,20 @@ impl Record {
         (self.kernel.clone(), self.mode.clone(), self.sizes.clone(), self.tile.clone())
     }
 
+    /// Whether the row is a candidate a model of `set` ranks: timed
+    /// correctly, with `set`'s features, unrolled configs (`64:4x1x4`) only
+    /// when `set` tells them from plain tiles (else they would repeat a plain
+    /// tile's features with another time), and the untiled code only when
+    /// `set` describes it. Training, the baselines and evaluation all choose
+    /// among these rows, so their normalised times share one reference.
+    pub fn is_candidate(&self, set: FeatureSet) -> bool {
+        self.status == Status::Ok
+            && self.time_median.is_some()
+            && self.features.len() >= set.len()
+            && (set.describes_unrolling() || !self.tile.contains(':'))
+            && (set.describes_untiled() || self.tile != UNTILED)
+    }
+
     /// The feature vector of `set` (a prefix of the stored extended one).
     pub fn features_of(&self, set: FeatureSet) -> &[f64] {
         &self.features[..set.len().min(self.features.len())]
@@ -104,7 +118,7 @@ impl Record {
 
 /// The feature set rows store: the widest. Files written before a set
 /// existed lack its columns, and their rows serve the narrower sets only.
-pub const STORED: FeatureSet = FeatureSet::Registers;
+pub const STORED: FeatureSet = FeatureSet::Scop;
 
 pub fn header() -> Vec<String> {
     let feats = STORED.names().into_iter().map(|n| format!("f_{n}"));
@@ -270,7 +284,7 @@ impl Appender {
             let first = text[..keep].split(|&b| b == b'\n').next().unwrap_or(&[]);
             if first != csv_line(&header()).strip_suffix(b"\n").unwrap_or(&[]) {
                 return Err(format!(
-                    "{}: its columns differ from this tss version's; write to a new file",
+                    "{}: its columns differ from this tss version's; run `tss refeature` on it first, or write to a new file",
                     path.display()
                 ));
             }
@@ -287,6 +301,21 @@ impl Appender {
             .and_then(|_| self.file.sync_data())
             .map_err(|e| format!("{}: {e}", self.path.display()))
     }
+}
+
+/// Replaces `path` with `records` under this version's header: written
+/// beside it, synced, then renamed over it, so a kill leaves the old file
+/// or the new one, never half of either.
+pub fn rewrite(path: &Path, records: &[Record]) -> Result<(), String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let tmp = path.with_extension("csv.tmp");
+    let mut text = csv_line(&header());
+    for r in records {
+        text.extend(csv_line(&fields(r)));
+    }
+    let mut f = File::create(&tmp).map_err(err)?;
+    f.write_all(&text).and_then(|_| f.sync_all()).map_err(err)?;
+    std::fs::rename(&tmp, path).map_err(err)
 }
 
 /// The descriptor file of the dataset directory that holds `path`: every

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::dataset::Record;
 use crate::features::FeatureSet;
-use crate::harness::Status;
+use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
 use crate::select::keep_best;
 
@@ -71,21 +71,11 @@ fn instances(records: &[Record]) -> BTreeMap<(String, String), Vec<&Record>> {
     groups
 }
 
-/// The timed tiled candidates of one instance that `set` describes: every
-/// row has its features, and unrolled configs only when `set` tells them
-/// from plain tiles (see `train::samples`). Model and baselines choose in
-/// this one space, so their TN share a reference.
+/// The candidates of one instance that a model of `set` ranks
+/// ([`Record::is_candidate`]). Model and baselines choose in this one
+/// space, so their TN share a reference.
 fn timed<'a>(rows: &[&'a Record], set: FeatureSet) -> Vec<&'a Record> {
-    rows.iter()
-        .copied()
-        .filter(|r| {
-            r.status == Status::Ok
-                && r.tile != "untiled"
-                && (set.describes_unrolling() || !r.tile.contains(':'))
-                && r.time_median.is_some()
-                && r.features.len() >= set.len()
-        })
-        .collect()
+    rows.iter().copied().filter(|r| r.is_candidate(set)).collect()
 }
 
 /// The constant tile with the lowest geometric-mean TN over the training
@@ -123,10 +113,12 @@ fn cache_rule_pick(cands: &[&Record]) -> Option<usize> {
         let t = r.ts.iter().copied().fold(0.0, f64::max);
         !r.tile.contains(':') && r.ts.iter().zip(&r.ps).all(|(&ts, &ps)| ts == t || ts == ps as f64 || ts == 1.0)
     };
+    let tiled = |k: &usize| cands[*k].tile != UNTILED;
     (0..cands.len())
+        .filter(tiled)
         .filter(|&k| fits(cands[k]) && cubic(cands[k]))
         .max_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b])))
-        .or_else(|| (0..cands.len()).min_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b]))))
+        .or_else(|| (0..cands.len()).filter(tiled).min_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b]))))
 }
 
 /// Evaluates `model` on every instance of `records` (rows of one mode);
@@ -143,7 +135,7 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) 
         let feats: Vec<Vec<f64>> = cands.iter().map(|r| r.features_of(set).to_vec()).collect();
         let pred = model.predict(&feats);
         let best = times.iter().copied().fold(f64::INFINITY, f64::min);
-        let baseline = rows.iter().find(|r| r.tile == "untiled" && r.status == Status::Ok).and_then(|r| r.time_median);
+        let baseline = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok).and_then(|r| r.time_median);
         let kept = keep_best(&pred);
         let score = |t: f64| Score {
             time: t,

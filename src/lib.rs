@@ -33,6 +33,7 @@ pub mod machine;
 pub mod model;
 pub mod plots;
 pub mod poly;
+pub mod refeature;
 pub mod refine;
 pub mod select;
 pub mod space;
@@ -134,6 +135,17 @@ impl Analysis {
     }
 
     /// PS1..PS3 at `sizes`, with failures reported against the SCoP's line.
+    /// The instance at `sizes` as the features see it, on a machine with
+    /// `vector_bits`-wide vectors.
+    pub fn shape(&self, sizes: &instance::Sizes, vector_bits: u32) -> Result<features::Shape, Error> {
+        Ok(features::Shape {
+            ps: self.extents(sizes)?,
+            members: space::member_extents(self, sizes)?,
+            work: self.work(sizes)?,
+            vector_bits,
+        })
+    }
+
     pub fn extents(&self, sizes: &instance::Sizes) -> Result<[i64; 3], Error> {
         self.kernel.extents(sizes).map_err(|e| Error::Poly {
             file: self.file.clone(),

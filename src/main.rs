@@ -15,7 +15,7 @@ use tss::harness::{Mode, Variant};
 use tss::instance::{Ranges, Sizes};
 use tss::machine::{Caches, parse_bytes};
 use tss::model::source::ModelSource;
-use tss::model::{StopOn, Target, TrainConfig};
+use tss::model::{Loss, StopOn, Target, TrainConfig};
 use tss::select::Strategy;
 use tss::{Config, Error, TileOptions, dataset, eval};
 
@@ -114,7 +114,7 @@ enum Command {
         /// of the paper's rule (eq. 1-2).
         #[arg(long, value_name = "CONFIG")]
         tile: Vec<String>,
-        /// Feature set: `paper` (the 29 of Table 5), `extended` or `registers`.
+        /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers` or `scop`.
         #[arg(long, default_value = "paper")]
         set: FeatureSet,
         /// One JSON array of {name: value} objects, one per tile.
@@ -217,15 +217,21 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Feature set: `extended` (the paper's 29 and tile shape, working set and tile counts;
-        /// both shipped models use it), `paper` (the 29 of Table 5) or `registers`
+        /// both shipped models use it), `paper` (the 29 of Table 5), `registers`
         /// (`extended` and the unroll factors; learns from `collect --registers` rows,
-        /// and `predict` then ranks register tiles too).
+        /// and `predict` then ranks register tiles too; also ranks the untiled code) or
+        /// `scop` (`registers` and the members outside the three feature loops, every
+        /// statement's work, element size and vector length; README, "Features").
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`
         /// (log of time over the instance's fastest timed config: ranking only).
         #[arg(long, default_value = "log-time")]
         target: Target,
+        /// Loss: `huber` (regress the target, as in the paper) or `pairwise` (learn only
+        /// which of two configs of one instance is faster; needs a log target).
+        #[arg(long, default_value = "huber")]
+        loss: Loss,
         #[arg(long, default_value_t = 400)]
         epochs: usize,
         /// Early stopping: epochs without a better validation score (see --stop-on).
@@ -320,6 +326,19 @@ enum Command {
         /// Also write the figures (SVG and PNG) into this directory.
         #[arg(long, value_name = "DIR")]
         plots: Option<PathBuf>,
+    },
+    /// Recompute the stored features of dataset files from the kernels'
+    /// sources, timing nothing: after the feature definition grows, old
+    /// measurements serve the new set. Checks that features a row already
+    /// had come out the same, and replaces each file atomically.
+    Refeature {
+        /// Dataset CSVs (each beside its directory's machine.json).
+        #[arg(required = true, value_name = "CSV")]
+        data: Vec<PathBuf>,
+        /// Kernel files (or directories of `.c` files) the rows were measured on,
+        /// found by file stem; comma-separated or repeated.
+        #[arg(long, value_delimiter = ',', required = true, value_name = "FILES")]
+        kernels: Vec<PathBuf>,
     },
     /// Fit the built-in model to this machine in minutes: time a sample of
     /// candidate tiles of the paper's kernels here (resumable; rows kept in
@@ -562,10 +581,11 @@ fn run(cli: Cli) -> Result<(), Error> {
             );
             Ok(())
         }
-        Command::Train { data, out, set, target, epochs, patience, lr, batch, seed, ensemble, stop_on, test } => {
+        Command::Train { data, out, set, target, loss, epochs, patience, lr, batch, seed, ensemble, stop_on, test } => {
             let cfg = TrainConfig {
                 feature_set: set,
                 target,
+                loss,
                 max_epochs: epochs,
                 patience,
                 learning_rate: lr,
@@ -659,6 +679,20 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
+        Command::Refeature { data, kernels } => {
+            let kernels = kernel_files(&kernels)?;
+            for path in &data {
+                let s = tss::refeature::refeature(path, &kernels)?;
+                eprintln!("tss: {}: {} rows refeatured", path.display(), s.rows);
+                if let Some(first) = s.first_change {
+                    eprintln!(
+                        "tss: warning: {} rows had other values for features they already stored; first: {first}",
+                        s.changed
+                    );
+                }
+            }
+            Ok(())
+        }
         Command::Eval { data, train, model, parallel, json, plots } => {
             let model =
                 model.map_or(ModelSource::default_for(parallel), ModelSource::Dir).load().map_err(Error::Usage)?;
@@ -719,7 +753,8 @@ fn features(
         tiles.iter().map(|t| t.parse::<Config>().map_err(Error::Usage)).collect::<Result<_, _>>()?
     };
     let names = set.names();
-    let rows: Vec<Vec<f64>> = tiles.iter().map(|t| a.kernel.vector(set, &ps, t, caches)).collect();
+    let shape = a.shape(&sizes, tss::machine::Descriptor::detect("", "").vector_bits)?;
+    let rows: Vec<Vec<f64>> = tiles.iter().map(|t| a.kernel.vector(set, &shape, Some(t), caches)).collect();
     if json {
         let objs: Vec<serde_json::Map<String, serde_json::Value>> = rows
             .iter()

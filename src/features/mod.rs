@@ -64,8 +64,17 @@ pub enum FeatureSet {
     /// `extended`, then the register tile: the unroll-and-jam factors of the
     /// outer and middle point loops in intra-tile order (the innermost is the
     /// vector loop, never unrolled) and their product, the copies of the
-    /// body per vector iteration.
+    /// body per vector iteration. It also describes the untiled original, as
+    /// the 1x1x1 tile without unrolling (no config of the space has it), so
+    /// a model of this set can answer "do not tile".
     Registers,
+    /// `registers`, then what the paper's three loops miss in an arbitrary
+    /// SCoP: whether the code is untiled, the tiled band's depth, the
+    /// extents and tile counts of the members outside the three feature
+    /// loops (4- to 6-deep NN and tensor nests), the statement instances of
+    /// every statement (multi-statement kernels), the element size, and the
+    /// innermost tile's length in vectors of this machine ([`Shape`]).
+    Scop,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -75,6 +84,8 @@ const PAPER_NAMES: [&str; 29] = [
 ];
 const EXTENDED_EXTRA: [&str; 8] = ["TS1", "TS2", "TS3", "WS_L1", "WS_L2", "TAIL", "LOG_ITERS", "LOG_TILES"];
 const REGISTER_EXTRA: [&str; 3] = ["U_L1", "U_L2", "U_COPIES"];
+const SCOP_EXTRA: [&str; 7] =
+    ["UNTILED", "DEPTH", "LOG_OUTER", "LOG_OUTER_TILES", "LOG_WORK", "ELEM_BYTES", "VEC_TILE"];
 
 impl FeatureSet {
     pub fn names(self) -> Vec<&'static str> {
@@ -84,12 +95,21 @@ impl FeatureSet {
             FeatureSet::Registers => {
                 PAPER_NAMES.iter().chain(&EXTENDED_EXTRA).chain(&REGISTER_EXTRA).copied().collect()
             }
+            FeatureSet::Scop => {
+                PAPER_NAMES.iter().chain(&EXTENDED_EXTRA).chain(&REGISTER_EXTRA).chain(&SCOP_EXTRA).copied().collect()
+            }
         }
     }
 
     /// Whether the set tells unrolled configs from plain ones.
     pub fn describes_unrolling(self) -> bool {
-        self == FeatureSet::Registers
+        matches!(self, FeatureSet::Registers | FeatureSet::Scop)
+    }
+
+    /// Whether the set ranks the untiled original beside the tiles (older
+    /// sets were trained on tiles only, and keep their meaning).
+    pub fn describes_untiled(self) -> bool {
+        matches!(self, FeatureSet::Registers | FeatureSet::Scop)
     }
 
     pub fn len(self) -> usize {
@@ -107,6 +127,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Paper => "paper",
             FeatureSet::Extended => "extended",
             FeatureSet::Registers => "registers",
+            FeatureSet::Scop => "scop",
         })
     }
 }
@@ -118,7 +139,8 @@ impl FromStr for FeatureSet {
             "paper" => Ok(FeatureSet::Paper),
             "extended" => Ok(FeatureSet::Extended),
             "registers" => Ok(FeatureSet::Registers),
-            _ => Err(format!("unknown feature set '{s}' (expected paper, extended or registers)")),
+            "scop" => Ok(FeatureSet::Scop),
+            _ => Err(format!("unknown feature set '{s}' (expected paper, extended, registers or scop)")),
         }
     }
 }
@@ -141,6 +163,28 @@ pub struct Locality {
     pub wp: u32,
     pub wnp: u32,
     pub wi: u32,
+}
+
+/// One problem instance as the features see it: computed once per
+/// instance ([`crate::Analysis::shape`]), shared by all its configs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shape {
+    /// PS1..PS3: extents of the three feature loops.
+    pub ps: [i64; 3],
+    /// Extent of every member of the tiled band (empty without one).
+    pub members: Vec<i64>,
+    /// Statement instances of the whole SCoP (bounding boxes).
+    pub work: f64,
+    /// The machine's vector width, which the innermost tile is measured in.
+    pub vector_bits: u32,
+}
+
+impl Shape {
+    /// An instance known only by its feature-loop extents (sets up to
+    /// `registers` need no more).
+    pub fn of_extents(ps: [i64; 3]) -> Shape {
+        Shape { ps, members: Vec::new(), work: ps.iter().map(|&p| p as f64).product(), vector_bits: 256 }
+    }
 }
 
 /// The per-SCoP half of feature extraction (see the module doc).
@@ -241,8 +285,16 @@ impl Kernel {
         self.loops.clone().map(|l| l.member.map_or(1.0, |m| size_at(tile, m).unwrap_or(1) as f64))
     }
 
-    /// The feature vector of one candidate config, in `set`'s order.
-    pub fn vector(&self, set: FeatureSet, ps: &[i64; 3], config: &Config, caches: &Caches) -> Vec<f64> {
+    /// The feature vector of one candidate config (`None`: the untiled
+    /// original, which is the 1x1x1 tile to the narrower sets), in `set`'s
+    /// order.
+    pub fn vector(&self, set: FeatureSet, shape: &Shape, config: Option<&Config>, caches: &Caches) -> Vec<f64> {
+        let one = Config::cubic(1);
+        let (config, untiled) = match config {
+            Some(c) => (c, false),
+            None => (&one, true),
+        };
+        let ps = &shape.ps;
         let tile = &config.tiles;
         let ts = self.feature_tiles(tile);
         let real: Vec<f64> = (0..3).filter(|&k| self.loops[k].member.is_some()).map(|k| ts[k]).collect();
@@ -274,7 +326,32 @@ impl Kernel {
             let (outer, middle) = (u(&self.intra[0]), u(&self.intra[1]));
             v.extend([outer, middle, outer * middle]);
         }
+        if set == FeatureSet::Scop {
+            v.extend(self.scop_extra(shape, (!untiled).then_some(config)));
+        }
         v
+    }
+
+    /// The `scop` set's own features (see [`FeatureSet::Scop`]).
+    fn scop_extra(&self, shape: &Shape, config: Option<&Config>) -> [f64; 7] {
+        let feature: Vec<usize> = self.loops.iter().filter_map(|l| l.member).collect();
+        let outer: Vec<usize> = (0..shape.members.len()).filter(|m| !feature.contains(m)).collect();
+        let ext = |m: usize| shape.members[m].max(1) as f64;
+        // Untiled, a member runs whole: one "tile" of its full extent.
+        let tile = |m: usize| config.map_or(ext(m), |c| (c.tile(m) as f64).min(ext(m)));
+        let log_outer: f64 = outer.iter().map(|&m| ext(m).ln()).sum();
+        let log_outer_tiles: f64 = outer.iter().map(|&m| (ext(m) / tile(m)).ceil().ln()).sum();
+        let lanes = (f64::from(shape.vector_bits) / (8 * self.element_bytes) as f64).max(1.0);
+        let inner = self.intra[2].member.map_or(1.0, |m| if m < shape.members.len() { tile(m) } else { 1.0 });
+        [
+            f64::from(u8::from(config.is_none())),
+            shape.members.len() as f64,
+            log_outer,
+            log_outer_tiles,
+            shape.work.max(1.0).ln(),
+            self.element_bytes as f64,
+            (inner / lanes).ln_1p(),
+        ]
     }
 
     /// Bytes one tile of the dominant statement touches: per distinct

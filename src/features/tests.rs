@@ -114,11 +114,16 @@ fn candidates_follow_eq_1_2() {
 fn vectors_have_the_set_length_and_order() {
     let k = kernel("paper/matmul.c");
     let c = Caches::PAPER;
-    let v = k.vector(FeatureSet::Paper, &[1500, 1300, 1100], &Config::cubic(64), &c);
+    let v = k.vector(FeatureSet::Paper, &Shape::of_extents([1500, 1300, 1100]), Some(&Config::cubic(64)), &c);
     assert_eq!(v.len(), 29);
     assert_eq!(&v[..4], &[1500.0, 1300.0, 1100.0, 64.0]);
     assert_eq!(v[28], 4.0);
-    let e = k.vector(FeatureSet::Extended, &[1500, 1300, 1100], &Config::tiled(vec![16, 64, 8]), &c);
+    let e = k.vector(
+        FeatureSet::Extended,
+        &Shape::of_extents([1500, 1300, 1100]),
+        Some(&Config::tiled(vec![16, 64, 8])),
+        &c,
+    );
     assert_eq!(e.len(), FeatureSet::Extended.len());
     assert_eq!(&e[29..32], &[16.0, 64.0, 8.0]);
     // Working set of a 16x64x8 matmul tile: C 16x64 + A 16x8 + B 8x64 doubles.
@@ -141,7 +146,7 @@ fn other_kernels_get_full_vectors() {
         let sizes = Sizes::resolve(&k.params, &pairs).unwrap();
         let ps = k.extents(&sizes).unwrap();
         assert!(ps.iter().all(|&p| p >= 1), "{rel}: {ps:?}");
-        let v = k.vector(FeatureSet::Extended, &ps, &Config::cubic(32), &Caches::PAPER);
+        let v = k.vector(FeatureSet::Extended, &Shape::of_extents(ps), Some(&Config::cubic(32)), &Caches::PAPER);
         assert!(v.iter().all(|x| x.is_finite()), "{rel}: {v:?}");
     }
     // PolyBench gemm: the features describe the += statement, not *= beta.
@@ -156,4 +161,37 @@ fn shallow_nest_is_padded() {
     assert_eq!(k.loops[0].member, None);
     let sizes = Sizes::resolve(&k.params, &[("N".into(), 100)]).unwrap();
     assert_eq!(k.extents(&sizes).unwrap(), [1, 1, 100]);
+}
+
+#[test]
+fn the_scop_set_describes_outer_members_the_untiled_code_and_vectors() {
+    // conv2d-nchw: a 6-deep nest (k, c, r, s, y, x) whose tiled band has 4
+    // members; the three feature loops leave one outside, whose extent and
+    // tile count only the scop set sees.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/nn/conv2d-nchw.c");
+    let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+    let sizes = Sizes::parse(&a.scop.params, "K=64,C=32,H=56,W=56,R=3,S=3").unwrap();
+    let shape = a.shape(&sizes, 256).unwrap();
+    assert_eq!(shape.members.len(), 4, "{shape:?}");
+    let names = FeatureSet::Scop.names();
+    let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
+    let c = Caches::PAPER;
+    let small = a.kernel.vector(FeatureSet::Scop, &shape, Some(&Config::cubic(8)), &c);
+    let big = a.kernel.vector(FeatureSet::Scop, &shape, Some(&Config::cubic(64)), &c);
+    let untiled = a.kernel.vector(FeatureSet::Scop, &shape, None, &c);
+    assert_eq!(small.len(), FeatureSet::Scop.len());
+    assert_eq!(
+        &small[..FeatureSet::Registers.len()],
+        &a.kernel.vector(FeatureSet::Registers, &shape, Some(&Config::cubic(8)), &c)[..]
+    );
+    assert_eq!((at(&small, "UNTILED"), at(&untiled, "UNTILED")), (0.0, 1.0));
+    assert_eq!((at(&small, "DEPTH"), at(&small, "ELEM_BYTES")), (4.0, a.kernel.element_bytes as f64));
+    assert!(at(&small, "LOG_OUTER") > 0.0 && at(&small, "LOG_OUTER") == at(&big, "LOG_OUTER"));
+    // Bigger tiles, fewer outer tiles; untiled, one.
+    assert!(at(&small, "LOG_OUTER_TILES") > at(&big, "LOG_OUTER_TILES"));
+    assert_eq!(at(&untiled, "LOG_OUTER_TILES"), 0.0);
+    // The innermost tile in 4-double vectors: ln(1 + 8/4) at tile 8 (x is 56 long).
+    assert!((at(&small, "VEC_TILE") - 3f64.ln()).abs() < 1e-9 || a.kernel.element_bytes != 8);
+    assert!(at(&big, "VEC_TILE") > at(&small, "VEC_TILE"));
+    assert!((at(&small, "LOG_WORK") - a.work(&sizes).unwrap().ln()).abs() < 1e-9);
 }

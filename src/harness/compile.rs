@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The paper's flags were `-O2`; at `-O3 -march=native` tile sizes matter
 /// far more (see README), so that is the default.
@@ -66,10 +67,14 @@ impl Compiler {
         if so.exists() {
             return Ok(so);
         }
-        let c = self.cache.join(format!("{key:016x}.c"));
+        // Names unique per process *and* call: two threads compiling one key
+        // (two configs with the same code, e.g. `64x64` and `64x64x64` of a
+        // 2-deep band) once shared a temporary, and the second rename found
+        // it gone ("<key>.so: No such file or directory").
+        let unique = format!("{key:016x}.{}.{}", std::process::id(), UNIQUE.fetch_add(1, Ordering::Relaxed));
+        let c = self.cache.join(format!("{unique}.c"));
+        let tmp = self.cache.join(format!("{unique}.tmp"));
         std::fs::write(&c, source).map_err(|e| format!("{}: {e}", c.display()))?;
-        // Unique temporary name: concurrent compiles of one key must not clash.
-        let tmp = self.cache.join(format!("{key:016x}.{}.tmp", std::process::id()));
         let out = Command::new(&self.cc)
             .args(&args)
             .arg("-o")
@@ -78,6 +83,8 @@ impl Compiler {
             .arg("-lm")
             .output()
             .map_err(|e| format!("cannot run '{}': {e}", self.cc))?;
+        // The source stays beside its object, under the key, for inspection.
+        let _ = std::fs::rename(&c, self.cache.join(format!("{key:016x}.c")));
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
             let first = err.lines().find(|l| l.contains("error")).or(err.lines().next()).unwrap_or("no message");
@@ -92,6 +99,9 @@ impl Compiler {
         self.cflags.join(" ")
     }
 }
+
+/// Per-call part of the temporary names of [`Compiler::shared_object`].
+static UNIQUE: AtomicU64 = AtomicU64::new(0);
 
 /// 64-bit FNV-1a: a stable content hash (std's hasher may change between releases).
 pub fn fnv1a(bytes: impl Iterator<Item = u8>) -> u64 {
@@ -114,5 +124,23 @@ mod tests {
         let e = c.shared_object("int tss_f(void) { return }\n", &[], false).unwrap_err();
         assert!(e.contains("error"), "{e}");
         assert!(Compiler::new("no-such-cc-xyz", "", dir.path().into()).is_err());
+    }
+
+    #[test]
+    fn concurrent_compiles_of_one_key_all_succeed() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Compiler::new("cc", "-O1", dir.path().into()).unwrap();
+        let src = "int tss_g(void) { return 2; }\n";
+        let results: Vec<Result<PathBuf, String>> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..6).map(|_| s.spawn(|| c.shared_object(src, &[], false))).collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        assert!(results.iter().all(|r| r.as_ref().is_ok_and(|p| p.exists())), "{results:?}");
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.iter().filter(|n| n.ends_with(".tmp")).count(), 0, "{names:?}");
+        assert_eq!(names.iter().filter(|n| n.ends_with(".c")).count(), 1, "{names:?}");
     }
 }

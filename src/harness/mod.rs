@@ -60,6 +60,9 @@ impl FromStr for Mode {
     }
 }
 
+/// How [`Variant::Untiled`] is written (the `tile` column of its dataset rows).
+pub const UNTILED: &str = "untiled";
+
 /// What one compiled object computes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Variant {
@@ -73,8 +76,19 @@ pub enum Variant {
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Variant::Untiled => f.write_str("untiled"),
+            Variant::Untiled => f.write_str(UNTILED),
             Variant::Tiled(c) => c.fmt(f),
+        }
+    }
+}
+
+impl Variant {
+    /// The config the features describe, its tile sizes written out for a
+    /// `d`-member band (`None`: the untiled original).
+    pub fn feature_config(&self, d: usize) -> Option<Config> {
+        match self {
+            Variant::Untiled => None,
+            Variant::Tiled(c) => Some(Config { tiles: c.tiles_for(d), unroll: c.unroll.clone() }),
         }
     }
 }
@@ -82,7 +96,7 @@ impl fmt::Display for Variant {
 impl FromStr for Variant {
     type Err = String;
     fn from_str(s: &str) -> Result<Variant, String> {
-        if s == "untiled" {
+        if s == UNTILED {
             return Ok(Variant::Untiled);
         }
         s.parse::<Config>().map(Variant::Tiled).map_err(|e| format!("bad tile '{s}': {e}"))

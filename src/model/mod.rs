@@ -123,6 +123,43 @@ impl FromStr for StopOn {
     }
 }
 
+/// What training minimises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Loss {
+    /// Huber loss on the target of every row (the paper's regression).
+    #[default]
+    Huber,
+    /// Pairwise logistic loss within an instance (RankNet): for two configs
+    /// of the same instance whose targets differ, `softplus(s_fast - s_slow)`
+    /// weighted by how much they differ. Only the order of configs within
+    /// an instance is learnt, which is all that choosing one needs; the
+    /// outputs are scores, lower is faster, on no particular scale. Needs a
+    /// log target (`log-time` or `relative`, for which the difference of two
+    /// targets is the log of their time ratio).
+    Pairwise,
+}
+
+impl fmt::Display for Loss {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Loss::Huber => "huber",
+            Loss::Pairwise => "pairwise",
+        })
+    }
+}
+
+impl FromStr for Loss {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Loss, String> {
+        match s {
+            "huber" => Ok(Loss::Huber),
+            "pairwise" => Ok(Loss::Pairwise),
+            _ => Err(format!("unknown loss '{s}' (huber or pairwise)")),
+        }
+    }
+}
+
 /// Min-max scaling of every input column to [0, 1], fitted on training rows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Normalizer {
@@ -193,6 +230,9 @@ pub struct TrainConfig {
     /// Early stopping criterion.
     #[serde(default)]
     pub stop_on: StopOn,
+    /// Models saved before `loss` existed used Huber.
+    #[serde(default)]
+    pub loss: Loss,
 }
 
 fn one() -> usize {
@@ -215,6 +255,7 @@ impl Default for TrainConfig {
             seed: 42,
             ensemble: 1,
             stop_on: StopOn::Ranking,
+            loss: Loss::Huber,
         }
     }
 }

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use burn::module::AutodiffModule;
 use burn::nn::loss::{HuberLossConfig, Reduction};
 use burn::optim::{GradientsParams, Optimizer, RmsPropConfig};
+use burn::tensor::activation::softplus;
 use burn::tensor::backend::Backend as _;
 use burn::tensor::{Tensor, TensorData};
 use rand::SeedableRng;
@@ -15,10 +16,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 use super::net::Mlp;
-use super::{Backend, Normalizer, StopOn, TrainBackend, TrainConfig};
+use super::{Backend, Loss, Normalizer, StopOn, Target, TrainBackend, TrainConfig};
 use crate::dataset::Record;
 use crate::features::FeatureSet;
-use crate::harness::Status;
 
 /// One training example: a measured (instance, tile).
 #[derive(Clone, Debug)]
@@ -30,15 +30,12 @@ pub struct Sample {
     pub seconds: f64,
 }
 
-/// The timed, correct tiled rows of `records` as samples of `set`. Rows of
-/// unrolled configs (`64:4x1x4`) serve only a set that describes unrolling:
-/// in the others they would repeat a plain tile's features with another time.
+/// The rows of `records` a model of `set` ranks ([`Record::is_candidate`])
+/// as samples.
 pub fn samples(records: &[Record], set: FeatureSet) -> Vec<Sample> {
     records
         .iter()
-        .filter(|r| r.status == Status::Ok && r.tile != "untiled")
-        .filter(|r| set.describes_unrolling() || !r.tile.contains(':'))
-        .filter(|r| r.features.len() >= set.len())
+        .filter(|r| r.is_candidate(set))
         .filter_map(|r| {
             Some(Sample {
                 group: format!("{}|{}", r.kernel, r.sizes),
@@ -85,6 +82,10 @@ struct Split<'a> {
     val: &'a [usize],
     /// Measured seconds of the `val` rows, grouped by instance.
     val_instances: Vec<Vec<(usize, f64)>>,
+    /// Rows of `train` and of `val` grouped by instance (indices into `xs`),
+    /// where a pairwise loss finds its pairs.
+    train_groups: Vec<Vec<usize>>,
+    val_groups: Vec<Vec<usize>>,
 }
 
 impl Split<'_> {
@@ -122,6 +123,72 @@ fn encode(samples: &[Sample], normalizer: &Normalizer, cfg: &TrainConfig, va: &[
     (xs, ys, by_instance.into_values().collect())
 }
 
+/// Rows `idx` grouped by instance (indices into `samples`).
+fn groups(samples: &[Sample], idx: &[usize]) -> Vec<Vec<usize>> {
+    let mut by: std::collections::BTreeMap<&str, Vec<usize>> = Default::default();
+    for &i in idx {
+        by.entry(samples[i].group.as_str()).or_default().push(i);
+    }
+    by.into_values().collect()
+}
+
+/// Two configs of one instance for the pairwise loss: the faster, the
+/// slower, and the weight of getting their order right.
+type Pair = (usize, usize, f32);
+
+/// Targets closer than this (a 2 % time ratio for log targets) are timing
+/// noise, not an order to learn.
+const MIN_GAP: f32 = 0.02;
+/// Pairs drawn per row and epoch (all pairs would grow with the square of
+/// the configs per instance).
+const PAIRS_PER_ROW: usize = 4;
+
+/// The pair of rows `i` and `j` ordered fastest first, weighted by their
+/// log time ratio (capped, so one pathological config does not dominate);
+/// `None` when their times are within noise.
+fn pair(ys: &[f32], i: usize, j: usize) -> Option<Pair> {
+    let gap = ys[j] - ys[i];
+    if gap.abs() < MIN_GAP {
+        return None;
+    }
+    let w = gap.abs().min(2.0);
+    Some(if gap > 0.0 { (i, j, w) } else { (j, i, w) })
+}
+
+/// A fresh random sample of pairs within each instance, for one epoch.
+fn sample_pairs(groups: &[Vec<usize>], ys: &[f32], rng: &mut StdRng) -> Vec<Pair> {
+    use rand::Rng;
+    let mut out = Vec::new();
+    for g in groups.iter().filter(|g| g.len() > 1) {
+        for &i in g {
+            for _ in 0..PAIRS_PER_ROW {
+                out.extend(pair(ys, i, g[rng.random_range(0..g.len())]));
+            }
+        }
+    }
+    out.shuffle(rng);
+    out
+}
+
+/// Mean weighted pairwise logistic loss over every pair within `groups`,
+/// for predictions `pred` indexed like `xs` (rows outside `groups` unread).
+fn pairwise_mean(pred: &[f32], ys: &[f32], groups: &[Vec<usize>]) -> f64 {
+    let (mut sum, mut weight) = (0.0, 0.0);
+    for g in groups {
+        for (a, &i) in g.iter().enumerate() {
+            for &j in &g[a + 1..] {
+                if let Some((fast, slow, w)) = pair(ys, i, j) {
+                    let d = f64::from(pred[fast] - pred[slow]);
+                    // softplus(d) = ln(1 + e^d), stable for large |d|.
+                    sum += f64::from(w) * (d.max(0.0) + (-d.abs()).exp().ln_1p());
+                    weight += f64::from(w);
+                }
+            }
+        }
+    }
+    if weight > 0.0 { sum / weight } else { 0.0 }
+}
+
 /// One member's network at its best epoch.
 struct Member {
     net: Mlp<Backend>,
@@ -133,11 +200,13 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
     if samples.is_empty() {
         return Err("no usable rows (status ok, tiled, with features) to train on".into());
     }
+    check_loss(cfg)?;
     let (tr, va) = split(samples, cfg.validation, cfg.seed);
     let instances = |idx: &[usize]| idx.iter().map(|&i| samples[i].group.as_str()).collect::<BTreeSet<_>>().len();
     let normalizer = Normalizer::fit(&tr.iter().map(|&i| samples[i].x.clone()).collect::<Vec<_>>());
     let (xs, ys, val_instances) = encode(samples, &normalizer, cfg, &va);
-    let data = Split { xs: &xs, ys: &ys, train: &tr, val: &va, val_instances };
+    let (train_groups, val_groups) = (groups(samples, &tr), groups(samples, &va));
+    let data = Split { xs: &xs, ys: &ys, train: &tr, val: &va, val_instances, train_groups, val_groups };
     let mut members = Vec::new();
     for k in 0..cfg.ensemble.max(1) {
         let seed = cfg.seed.wrapping_add(k as u64);
@@ -145,7 +214,7 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
     }
     let nets: Vec<Mlp<Backend>> = members.iter().map(|m| m.net.clone()).collect();
     let train_loss = members.iter().map(|m| m.train_loss).sum::<f64>() / members.len() as f64;
-    let val_loss = if va.is_empty() { train_loss } else { loss_on(&nets, &xs, &ys, &va, cfg.huber_delta) };
+    let val_loss = if va.is_empty() { train_loss } else { loss_on(&nets, &data, &va, &data.val_groups, cfg) };
     Ok(Trained {
         nets,
         normalizer,
@@ -187,7 +256,7 @@ fn train_member(
             return (train_loss, (train_loss, train_loss));
         }
         let pred = forward(net, &va.iter().map(|&i| xs[i].clone()).collect::<Vec<_>>());
-        let loss = huber_mean(&pred, va.iter().map(|&i| ys[i]), cfg.huber_delta);
+        let loss = loss_of(&pred, data, va, &data.val_groups, cfg);
         match cfg.stop_on {
             StopOn::Loss => (loss, (loss, 0.0)),
             StopOn::Ranking => (loss, (data.ranking_tn(&pred), loss)),
@@ -196,22 +265,31 @@ fn train_member(
     let mut best: Option<(Member, (f64, f64))> = None;
     if start.is_some() {
         let net = model.valid();
-        let train_loss = loss_on(std::slice::from_ref(&net), xs, ys, tr, cfg.huber_delta);
+        let train_loss = loss_on(std::slice::from_ref(&net), data, tr, &data.train_groups, cfg);
         let (_, score) = evaluate(&net, train_loss);
         best = Some((Member { net, best_epoch: 0, train_loss }, score));
     }
     let mut since_best = 0;
     for epoch in 1..=cfg.max_epochs {
-        order.shuffle(&mut rng);
-        let mut total = 0.0;
-        for batch in order.chunks(cfg.batch_size.max(1)) {
-            let (x, y) = tensors::<TrainBackend>(xs, ys, batch, &device);
-            let loss = huber.forward(model.forward(x), y, Reduction::Mean);
-            total += scalar(loss.clone()) * batch.len() as f64;
+        let batches: Vec<Batch> = match cfg.loss {
+            Loss::Huber => {
+                order.shuffle(&mut rng);
+                order.chunks(cfg.batch_size.max(1)).map(|b| Batch::Rows(b.to_vec())).collect()
+            }
+            Loss::Pairwise => sample_pairs(&data.train_groups, ys, &mut rng)
+                .chunks(cfg.batch_size.max(1))
+                .map(|b| Batch::Pairs(b.to_vec()))
+                .collect(),
+        };
+        let (mut total, mut count) = (0.0, 0);
+        for batch in &batches {
+            let (loss, n) = batch_loss(&model, &huber, xs, ys, batch, &device);
+            total += scalar(loss.clone()) * n as f64;
+            count += n;
             let grads = GradientsParams::from_grads(loss.backward(), &model);
             model = optim.step(cfg.learning_rate, model, grads);
         }
-        let train_loss = total / order.len().max(1) as f64;
+        let train_loss = total / count.max(1) as f64;
         let net = model.valid();
         let (val_loss, score) = evaluate(&net, train_loss);
         progress(epoch, train_loss, val_loss);
@@ -243,9 +321,11 @@ pub fn fine_tune(
     if samples.is_empty() {
         return Err("no usable rows (status ok, tiled, with features) to adapt on".into());
     }
+    check_loss(cfg)?;
     let (tr, va) = split(samples, cfg.validation, cfg.seed);
     let (xs, ys, val_instances) = encode(samples, normalizer, cfg, &va);
-    let data = Split { xs: &xs, ys: &ys, train: &tr, val: &va, val_instances };
+    let (train_groups, val_groups) = (groups(samples, &tr), groups(samples, &va));
+    let data = Split { xs: &xs, ys: &ys, train: &tr, val: &va, val_instances, train_groups, val_groups };
     let mut nets = Vec::new();
     let mut epochs = Vec::new();
     for (k, net) in base.iter().enumerate() {
@@ -292,10 +372,69 @@ fn scalar<B: burn::tensor::backend::Backend>(t: Tensor<B, 1>) -> f64 {
     t.into_data().to_vec::<f32>().ok().and_then(|v| v.first().copied()).map_or(f64::NAN, f64::from)
 }
 
-/// Mean Huber loss of the mean output of `nets` on rows `idx`.
-fn loss_on(nets: &[Mlp<Backend>], xs: &[Vec<f32>], ys: &[f32], idx: &[usize], delta: f32) -> f64 {
-    let pred = forward_mean(nets, &idx.iter().map(|&i| xs[i].clone()).collect::<Vec<_>>());
-    huber_mean(&pred, idx.iter().map(|&i| ys[i]), delta)
+/// One mini-batch: rows (Huber) or pairs within instances (pairwise).
+enum Batch {
+    Rows(Vec<usize>),
+    Pairs(Vec<Pair>),
+}
+
+/// The batch's mean loss as a differentiable tensor, and how many rows or
+/// pairs it averages.
+fn batch_loss(
+    model: &Mlp<TrainBackend>,
+    huber: &burn::nn::loss::HuberLoss,
+    xs: &[Vec<f32>],
+    ys: &[f32],
+    batch: &Batch,
+    device: &burn::tensor::Device<TrainBackend>,
+) -> (Tensor<TrainBackend, 1>, usize) {
+    match batch {
+        Batch::Rows(rows) => {
+            let (x, y) = tensors::<TrainBackend>(xs, ys, rows, device);
+            (huber.forward(model.forward(x), y, Reduction::Mean), rows.len())
+        }
+        Batch::Pairs(pairs) => {
+            let fast: Vec<usize> = pairs.iter().map(|p| p.0).collect();
+            let slow: Vec<usize> = pairs.iter().map(|p| p.1).collect();
+            let w: Vec<f32> = pairs.iter().map(|p| p.2).collect();
+            let (xf, _) = tensors::<TrainBackend>(xs, ys, &fast, device);
+            let (xsl, _) = tensors::<TrainBackend>(xs, ys, &slow, device);
+            let total: f32 = w.iter().sum();
+            let w = Tensor::<TrainBackend, 2>::from_data(TensorData::new(w, [pairs.len(), 1]), device);
+            let d = model.forward(xf) - model.forward(xsl);
+            ((softplus(d, 1.0) * w).sum() / total, pairs.len())
+        }
+    }
+}
+
+/// Mean loss (Huber or pairwise, as `cfg` trains) of the mean output of
+/// `nets` on rows `idx`, whose instances are `groups`.
+fn loss_on(nets: &[Mlp<Backend>], data: &Split, idx: &[usize], groups: &[Vec<usize>], cfg: &TrainConfig) -> f64 {
+    let pred = forward_mean(nets, &idx.iter().map(|&i| data.xs[i].clone()).collect::<Vec<_>>());
+    loss_of(&pred, data, idx, groups, cfg)
+}
+
+/// Mean loss of predictions `pred` for rows `idx` (indexed like `idx`).
+fn loss_of(pred: &[f32], data: &Split, idx: &[usize], groups: &[Vec<usize>], cfg: &TrainConfig) -> f64 {
+    match cfg.loss {
+        Loss::Huber => huber_mean(pred, idx.iter().map(|&i| data.ys[i]), cfg.huber_delta),
+        Loss::Pairwise => {
+            let mut full = vec![0.0; data.xs.len()];
+            for (&i, &p) in idx.iter().zip(pred) {
+                full[i] = p;
+            }
+            pairwise_mean(&full, data.ys, groups)
+        }
+    }
+}
+
+/// A pairwise loss compares log times; on seconds it would weigh pairs by
+/// the instance's size.
+fn check_loss(cfg: &TrainConfig) -> Result<(), String> {
+    if cfg.loss == Loss::Pairwise && cfg.target == Target::Time {
+        return Err("the pairwise loss needs a log target (--target relative or log-time), not time".into());
+    }
+    Ok(())
 }
 
 /// Mean Huber loss of predictions against targets.
@@ -344,13 +483,67 @@ mod tests {
         let times: Vec<f64> = (1..=20).map(f64::from).collect();
         let mut val_instances = vec![times.iter().enumerate().map(|(k, &t)| (k, t)).collect::<Vec<_>>()];
         val_instances.push(times.iter().enumerate().map(|(k, &t)| (20 + k, 2.0 * t)).collect());
-        let split = Split { xs: &[], ys: &[], train: &[], val: &[], val_instances };
+        let split =
+            Split { xs: &[], ys: &[], train: &[], val: &[], val_instances, train_groups: vec![], val_groups: vec![] };
         // A perfect ranking keeps tiles 1 and 2 s: (1 + 2) / 2 / 1 on both instances.
         let perfect: Vec<f32> = (0..40).map(|k| (k % 20) as f32).collect();
         assert!((split.ranking_tn(&perfect) - 1.5).abs() < 1e-12);
         // Reversed on the second instance only: it keeps 40 and 38 s over a best of 2 s.
         let half: Vec<f32> = (0..40).map(|k| if k < 20 { k as f32 } else { (40 - k) as f32 }).collect();
         assert!((split.ranking_tn(&half) - (1.5 + 19.5) / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pairwise_loss_scores_order_within_instances_and_ignores_noise() {
+        // One instance of three configs, 0, 50 and 100 % slower than its best.
+        let ys = [0.0, 0.5, 1.0, 0.0, 0.01];
+        let groups = vec![vec![0, 1, 2], vec![3, 4]];
+        let right = pairwise_mean(&[0.0, 1.0, 2.0, 0.0, 0.0], &ys, &groups[..1]);
+        let wrong = pairwise_mean(&[2.0, 1.0, 0.0, 0.0, 0.0], &ys, &groups[..1]);
+        assert!(right < 0.32 && wrong > 1.3, "right {right}, wrong {wrong}");
+        // Rows 3 and 4 differ by less than the noise gap: no pair, whatever the scores.
+        assert_eq!(pairwise_mean(&[0.0, 0.0, 0.0, 5.0, -5.0], &ys, &groups[1..]), 0.0);
+        // Sampled pairs stay inside an instance and put the faster first.
+        for (fast, slow, w) in sample_pairs(&groups, &ys, &mut StdRng::seed_from_u64(1)) {
+            assert!(groups.iter().any(|g| g.contains(&fast) && g.contains(&slow)));
+            assert!(ys[fast] + MIN_GAP <= ys[slow] && (w - (ys[slow] - ys[fast])).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn pairwise_training_learns_where_the_best_config_lies() {
+        // 40 instances of 12 configs: time = size * (1 + 4 (c - b)^2), with
+        // the best config c = b moving with the instance's second feature.
+        let mut samples = Vec::new();
+        for inst in 0..40 {
+            let (size, b) = (1.0 + inst as f64, 0.2 + 0.6 * (inst % 5) as f64 / 4.0);
+            for k in 0..12 {
+                let c = k as f64 / 11.0;
+                let seconds = size * (1.0 + 4.0 * (c - b).powi(2));
+                samples.push(Sample { group: format!("i{inst}"), x: vec![size, b, c], seconds });
+            }
+        }
+        let cfg = TrainConfig {
+            target: Target::Relative,
+            loss: Loss::Pairwise,
+            max_epochs: 150,
+            patience: 150,
+            learning_rate: 3e-3,
+            batch_size: 64,
+            stop_on: StopOn::Ranking,
+            ..TrainConfig::default()
+        };
+        let t = train(&samples, &cfg, &mut |_, _, _, _| {}).unwrap();
+        // On fresh instances the lowest score lies within one step of the best config.
+        for b in [0.2, 0.5, 0.8] {
+            let rows: Vec<Vec<f32>> = (0..12).map(|k| t.normalizer.apply(&[7.5, b, k as f64 / 11.0])).collect();
+            let pred = forward_mean(&t.nets, &rows);
+            let pick = (0..12).min_by(|&x, &y| pred[x].total_cmp(&pred[y])).unwrap() as f64 / 11.0;
+            assert!((pick - b).abs() <= 0.1, "best {b}: picked {pick}, scores {pred:?}");
+        }
+        let huber = TrainConfig { target: Target::Time, ..cfg };
+        let e = train(&samples, &huber, &mut |_, _, _, _| {}).err().unwrap();
+        assert!(e.contains("log target"), "{e}");
     }
 
     #[test]

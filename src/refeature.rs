@@ -1,0 +1,166 @@
+//! Recomputing the stored features of a dataset file from the kernels'
+//! sources, timing nothing.
+//!
+//! A row's features are a function of its kernel, sizes, config and
+//! machine; its timing is not. So when the feature definition grows (a new
+//! set, [`crate::dataset::STORED`] wider), hours of measurements serve it
+//! after one pass of this, which takes seconds. The pass also checks that
+//! the features a row already had come out the same, so a silent change to
+//! an existing feature shows up as a count instead of skewing models.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::collect::stem;
+use crate::dataset::{self, Record, STORED};
+use crate::features::Shape;
+use crate::harness::Variant;
+use crate::instance::Sizes;
+use crate::machine::Caches;
+use crate::{Analysis, Error};
+
+/// What one file's pass did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub rows: usize,
+    /// Rows whose already stored features differ from the recomputed ones.
+    pub changed: usize,
+    /// The first such difference: row, feature name, stored and new value.
+    pub first_change: Option<String>,
+}
+
+/// Rewrites `path` with every row's features recomputed as [`STORED`]
+/// describes them; `kernels` are the `.c` files its rows were measured on
+/// (found by file stem). The file is replaced atomically.
+pub fn refeature(path: &Path, kernels: &[PathBuf]) -> Result<Summary, Error> {
+    let usage = Error::Usage;
+    let mut records = dataset::load(path).map_err(usage)?;
+    let machine = dataset::machine_of(path).map_err(usage)?.ok_or_else(|| {
+        usage(format!(
+            "{}: no {} beside it, so the machine (its vector width) is unknown",
+            path.display(),
+            dataset::machine_path(path).display()
+        ))
+    })?;
+    let by_stem: HashMap<String, &PathBuf> = kernels.iter().map(|k| (stem(k), k)).collect();
+    let mut analyses: HashMap<(String, bool), Analysis> = HashMap::new();
+    let mut shapes: HashMap<(String, String), Shape> = HashMap::new();
+    let names = STORED.names();
+    let mut summary = Summary { rows: records.len(), ..Summary::default() };
+    for (k, r) in records.iter_mut().enumerate() {
+        let line = k + 2;
+        let at = |msg: String| usage(format!("{}:{line}: {msg}", path.display()));
+        let parallel = r.mode == "parallel";
+        let key = (r.kernel.clone(), parallel);
+        if !analyses.contains_key(&key) {
+            let file = by_stem
+                .get(&r.kernel)
+                .ok_or_else(|| at(format!("kernel '{}' is in none of the --kernels files", r.kernel)))?;
+            let src = std::fs::read_to_string(file).map_err(|source| Error::Io { path: (*file).clone(), source })?;
+            analyses.insert(key.clone(), crate::analyze(file, &src, parallel)?);
+        }
+        let a = &analyses[&key];
+        let shape_key = (r.kernel.clone(), r.sizes.clone());
+        if !shapes.contains_key(&shape_key) {
+            let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(&at)?;
+            shapes.insert(shape_key.clone(), a.shape(&sizes, machine.vector_bits)?);
+        }
+        let new = features(a, &shapes[&shape_key], r).map_err(&at)?;
+        if let Some((j, old)) = r.features.iter().zip(&new).enumerate().find(|(_, (o, n))| differ(**o, **n)) {
+            summary.changed += 1;
+            summary.first_change.get_or_insert_with(|| {
+                format!("{}:{line}: {} was {} and is now {}", path.display(), names[j], old.0, old.1)
+            });
+        }
+        r.features = new;
+    }
+    dataset::rewrite(path, &records).map_err(usage)?;
+    Ok(summary)
+}
+
+/// The [`STORED`] features of row `r` of kernel `a` at instance `shape`,
+/// with the caches the row was measured with.
+fn features(a: &Analysis, shape: &Shape, r: &Record) -> Result<Vec<f64>, String> {
+    let config = r.tile.parse::<Variant>()?.feature_config(a.tile_dims());
+    let caches = Caches { l1d: r.meta.l1d, l2: r.meta.l2, line: r.meta.line };
+    Ok(a.kernel.vector(STORED, shape, config.as_ref(), &caches))
+}
+
+/// Whether two feature values differ beyond the rounding of a CSV round trip.
+fn differ(old: f64, new: f64) -> bool {
+    (old - new).abs() > 1e-9 * old.abs().max(new.abs()).max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::features::FeatureSet;
+    use crate::machine::Descriptor;
+
+    /// A dataset file as a version storing only `registers` wrote it: two
+    /// rows of gemm-ikj (untiled and a register tile), the wider columns empty.
+    fn old_file(dir: &Path, kernel: &Path) -> (PathBuf, Vec<Record>) {
+        let src = std::fs::read_to_string(kernel).unwrap();
+        let a = crate::analyze(kernel, &src, false).unwrap();
+        let sizes = Sizes::parse(&a.scop.params, "NI=100,NJ=120,NK=90").unwrap();
+        let shape = a.shape(&sizes, 256).unwrap();
+        let caches = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+        let meta = dataset::Meta { l1d: caches.l1d, l2: caches.l2, line: caches.line, ..Default::default() };
+        let rows: Vec<Record> = ["untiled", "32x64x16:2x1x4"]
+            .iter()
+            .map(|tile| {
+                let config = tile.parse::<Variant>().unwrap().feature_config(a.tile_dims());
+                Record {
+                    kernel: "gemm-ikj".into(),
+                    mode: "serial".into(),
+                    instance: "1:0".into(),
+                    sizes: sizes.to_string(),
+                    ps: shape.ps,
+                    tile: tile.to_string(),
+                    ts: [1.0; 3],
+                    status: crate::harness::Status::Ok,
+                    time_min: Some(0.01),
+                    time_median: Some(0.01),
+                    time_spread: Some(0.0),
+                    reps: 3,
+                    checksum: Some(1.0),
+                    baseline_time: Some(0.01),
+                    features: a.kernel.vector(FeatureSet::Registers, &shape, config.as_ref(), &caches),
+                    meta: meta.clone(),
+                    unix_time: 0,
+                }
+            })
+            .collect();
+        let path = dir.join("rows.csv");
+        dataset::rewrite(&path, &rows).unwrap();
+        let machine = Descriptor { vector_bits: 256, ..Descriptor::detect("cc", "-O3") };
+        std::fs::write(dataset::machine_path(&path), serde_json::to_string(&machine).unwrap()).unwrap();
+        (path, rows)
+    }
+
+    #[test]
+    fn refeature_widens_old_rows_and_keeps_what_they_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let kernel = PathBuf::from("corpus/blas/gemm-ikj.c");
+        let (path, old) = old_file(dir.path(), &kernel);
+        let s = refeature(&path, std::slice::from_ref(&kernel)).unwrap();
+        assert_eq!((s.rows, s.changed), (2, 0), "{:?}", s.first_change);
+        let new = dataset::load(&path).unwrap();
+        let untiled = STORED.names().iter().position(|n| *n == "UNTILED").unwrap();
+        for (o, n) in old.iter().zip(&new) {
+            assert_eq!(n.features.len(), STORED.len());
+            assert_eq!(&n.features[..o.features.len()], &o.features[..]);
+            assert_eq!(n.features[untiled], if n.tile == "untiled" { 1.0 } else { 0.0 });
+        }
+        // A stored feature that no longer matches is counted and named.
+        let mut tampered = new.clone();
+        tampered[1].features[0] += 1.0;
+        dataset::rewrite(&path, &tampered).unwrap();
+        let s = refeature(&path, std::slice::from_ref(&kernel)).unwrap();
+        assert_eq!(s.changed, 1);
+        assert!(s.first_change.unwrap().contains("rows.csv:3: PS1"));
+        // Rows of a kernel not given: one line naming file, row and kernel.
+        let e = refeature(&path, &[PathBuf::from("corpus/blas/gemv.c")]).unwrap_err().to_string();
+        assert!(e.contains("rows.csv:2: kernel 'gemm-ikj'"), "{e}");
+    }
+}
