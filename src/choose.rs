@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::Config;
 use crate::harness::compile::{Compiler, fnv1a};
 use crate::harness::session::{Policy, Session};
-use crate::harness::{Mode, Status, Variant};
+use crate::harness::{Mode, Status, UNTILED, Variant};
 use crate::instance::Sizes;
 use crate::machine::{Caches, Descriptor, MachineInfo, human};
 use crate::model::saved::SavedModel;
@@ -74,6 +74,10 @@ pub struct Kept {
     pub predicted: f64,
     /// Measured median seconds (T6-Search only).
     pub measured: Option<f64>,
+    /// The untiled original rather than a tile (models whose features
+    /// describe it rank it beside the tiles; `tile` is then empty).
+    #[serde(default)]
+    pub untiled: bool,
 }
 
 /// The decision, as reported and cached.
@@ -98,6 +102,11 @@ pub struct Choice {
     /// What T6-Search's refinement timed, its starting point first.
     #[serde(default)]
     pub refined: Vec<Tried>,
+    /// The choice is the untiled original (`tile` is empty and `code` is
+    /// the input unchanged): the model, or T6-Search's timing, found that
+    /// tiling does not pay at these sizes.
+    #[serde(default)]
+    pub original: bool,
     pub model: String,
     pub warnings: Vec<String>,
     #[serde(skip)]
@@ -111,6 +120,25 @@ impl Kept {
     pub fn config(&self) -> Config {
         Config { tiles: self.tile.clone(), unroll: self.unroll.clone() }
     }
+
+    /// How reports name it: the config, or `untiled`.
+    pub fn label(&self) -> String {
+        if self.untiled { UNTILED.to_string() } else { self.config().to_string() }
+    }
+
+    fn of(v: &Variant, d: usize, predicted: f64) -> Kept {
+        let c = v.feature_config(d);
+        Kept {
+            tile: c.as_ref().map_or_else(Vec::new, |c| c.tiles_for(d)),
+            unroll: c
+                .as_ref()
+                .filter(|c| c.is_unrolled())
+                .map_or_else(Vec::new, |c| (0..d).map(|m| c.unroll(m)).collect()),
+            predicted,
+            measured: None,
+            untiled: c.is_none(),
+        }
+    }
 }
 
 impl Choice {
@@ -122,9 +150,13 @@ impl Choice {
     pub fn defines(&self) -> String {
         self.tile.iter().enumerate().map(|(k, t)| format!("-DTSS_T{}={t}", k + 1)).collect::<Vec<_>>().join(" ")
     }
+    /// How reports name the choice: the config, or `untiled`.
+    pub fn label(&self) -> String {
+        if self.original { UNTILED.to_string() } else { self.config().to_string() }
+    }
     /// `#define TSS_T1 64` lines.
     pub fn header(&self) -> String {
-        let mut s = format!("/* tss predict {} {} ({}): {} */\n", self.file, self.sizes, self.strategy, self.config());
+        let mut s = format!("/* tss predict {} {} ({}): {} */\n", self.file, self.sizes, self.strategy, self.label());
         for (k, t) in self.tile.iter().enumerate() {
             s.push_str(&format!("#define TSS_T{} {t}\n", k + 1));
         }
@@ -137,15 +169,18 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let a = crate::analyze(file, &src, opts.parallel)?;
     let sizes = Sizes::parse(&a.scop.params, sizes).map_err(Error::Usage)?;
     let d = a.tile_dims();
-    let retile = |config: Config| -> Result<String, Error> {
-        let (code, _) =
-            crate::tile_source(file, &src, &TileOptions { config, parallel: opts.parallel, ..TileOptions::default() })?;
-        Ok(code)
+    // The chosen code: the input unchanged for the original, else tiled.
+    let code = |c: &Choice| -> Result<String, Error> {
+        if c.original {
+            return Ok(src.clone());
+        }
+        let opts = TileOptions { config: c.config(), parallel: opts.parallel, ..TileOptions::default() };
+        Ok(crate::tile_source(file, &src, &opts)?.0)
     };
     let key = cache_key(&src, &sizes, opts);
     if let Some(mut c) = key.as_ref().and_then(|k| read_cache(opts, k)) {
         c.from_cache = true;
-        c.code = retile(c.config())?;
+        c.code = code(&c)?;
         return Ok(c);
     }
     let model = opts.model.load().map_err(Error::Usage)?;
@@ -153,9 +188,15 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let ps = a.extents(&sizes)?;
     let sizes_list = a.kernel.candidates(&ps, &opts.caches);
     let set = model.feature_set();
-    let configs = candidate_configs(&a, &sizes_list, set);
+    let regs = Descriptor::detect("", "").vector_registers();
+    let mut variants: Vec<Variant> =
+        candidate_configs(&a, &sizes_list, set, &sizes, &opts.caches, regs)?.into_iter().map(Variant::Tiled).collect();
+    if set.describes_untiled() {
+        variants.push(Variant::Untiled);
+    }
     let shape = a.shape(&sizes, Descriptor::detect("", "").vector_bits)?;
-    let rows: Vec<Vec<f64>> = configs.iter().map(|c| a.kernel.vector(set, &shape, Some(c), &opts.caches)).collect();
+    let rows: Vec<Vec<f64>> =
+        variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
     let predicted = model.predict(&rows);
     let best = keep_best(&predicted);
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
@@ -180,15 +221,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             best
         }
     };
-    let mut kept: Vec<Kept> = kept_idx
-        .iter()
-        .map(|&k| Kept {
-            tile: configs[k].tiles_for(d),
-            unroll: if configs[k].is_unrolled() { (0..d).map(|m| configs[k].unroll(m)).collect() } else { Vec::new() },
-            predicted: predicted[k],
-            measured: None,
-        })
-        .collect();
+    let mut kept: Vec<Kept> = kept_idx.iter().map(|&k| Kept::of(&variants[k], d, predicted[k])).collect();
     let mut untiled = None;
     let mut refined = Vec::new();
     let pick = match opts.strategy {
@@ -201,12 +234,14 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             let err = |e: String| Error::Usage(format!("{}: {e}", file.display()));
             let mut timer = Timer::new(&a, &sizes, opts).map_err(err)?;
             let pick = search(&mut timer, &mut kept).map_err(err)?;
-            let failure;
-            (refined, failure) = refine_pick(&a, &mut timer, &kept[pick], &ps, opts);
-            warnings.extend(failure);
+            if !kept[pick].untiled {
+                let failure;
+                (refined, failure) = refine_pick(&a, &mut timer, &kept[pick], &ps, opts);
+                warnings.extend(failure);
+            }
             untiled = timer.untiled;
             let best = refine::fastest(&refined).and_then(|t| t.seconds).or(kept[pick].measured);
-            if let (Some(u), Some(m)) = (untiled, best)
+            if let (Some(u), Some(m), false) = (untiled, best, kept[pick].untiled)
                 && u < m * UNTILED_MARGIN
             {
                 warnings.push(format!(
@@ -217,18 +252,20 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             pick
         }
     };
+    let original = kept[pick].untiled && refined.is_empty();
     let config = refine::fastest(&refined).map_or_else(|| kept[pick].config(), |t| t.config.clone());
     let choice = Choice {
         file: file.display().to_string(),
         sizes: sizes.to_string(),
         strategy: opts.strategy,
-        tile: config.tiles_for(d),
-        unroll: if config.is_unrolled() { (0..d).map(|k| config.unroll(k)).collect() } else { Vec::new() },
+        tile: if original { Vec::new() } else { config.tiles_for(d) },
+        unroll: if config.is_unrolled() && !original { (0..d).map(|k| config.unroll(k)).collect() } else { Vec::new() },
         predicted: kept[pick].predicted,
-        candidates: configs.len(),
+        candidates: variants.len(),
         kept,
         untiled,
         refined,
+        original,
         model: opts.model.to_string(),
         warnings,
         from_cache: false,
@@ -237,22 +274,47 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     if let Some(k) = &key {
         write_cache(opts, k, &choice);
     }
-    Ok(Choice { code: retile(choice.config())?, ..choice })
+    Ok(Choice { code: code(&choice)?, ..choice })
 }
 
 /// The configs the model ranks: the cubic `tiles` (in order, so indices
 /// into `tiles` are indices here too), then, when its features describe
-/// unrolling, every register tile the refinement would try at each of them.
-fn candidate_configs(a: &crate::Analysis, tiles: &[usize], set: crate::features::FeatureSet) -> Vec<Config> {
+/// unrolling, every register tile the refinement would try at each of them,
+/// then, for the sets that also describe the untiled code (the corpus
+/// models'), the instance's config space and its anchors (README, "Config
+/// space"): what such a model was trained on.
+fn candidate_configs(
+    a: &crate::Analysis,
+    tiles: &[usize],
+    set: crate::features::FeatureSet,
+    sizes: &Sizes,
+    caches: &Caches,
+    regs: usize,
+) -> Result<Vec<Config>, Error> {
     let d = a.tile_dims();
     let mut out: Vec<Config> = tiles.iter().map(|&t| Config::tiled(vec![t; d])).collect();
-    let regs = Descriptor::detect("", "").vector_registers();
     if let (true, Some(space)) = (set.describes_unrolling(), Space::of(a, regs, usize::MAX)) {
         for &t in tiles {
             out.extend(refine::register_tiles(&Config::tiled(vec![t; d]), &space));
         }
     }
-    out
+    if set.describes_untiled() {
+        let space = crate::space::enumerate(a, sizes, caches, regs)?;
+        let anchors = crate::space::anchors(a, &space.extents, caches, regs);
+        let mut seen: std::collections::HashSet<Config> = out.iter().map(|c| written_out(c, d)).collect();
+        for c in anchors.into_iter().chain(space.configs) {
+            if seen.insert(written_out(&c, d)) {
+                out.push(c);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `c` with its tiles and unroll factors written out for a `d`-member band,
+/// so that `64` and `64x64x64` compare equal.
+fn written_out(c: &Config, d: usize) -> Config {
+    Config { tiles: c.tiles_for(d), unroll: (0..d).map(|k| c.unroll(k)).collect() }
 }
 
 /// Why the model's ranking cannot be used here, if it cannot: every
@@ -316,9 +378,14 @@ impl<'a> Timer<'a> {
 /// T6-Search: time the kept candidates (checked against untiled), take the
 /// fastest.
 fn search(timer: &mut Timer, kept: &mut [Kept]) -> Result<usize, String> {
-    let configs: Vec<Config> = kept.iter().map(Kept::config).collect();
-    for (k, m) in kept.iter_mut().zip(timer.time(&configs)?) {
-        k.measured = m;
+    let tiled: Vec<usize> = (0..kept.len()).filter(|&k| !kept[k].untiled).collect();
+    let configs: Vec<Config> = tiled.iter().map(|&k| kept[k].config()).collect();
+    for (&k, m) in tiled.iter().zip(timer.time(&configs)?) {
+        kept[k].measured = m;
+    }
+    // The untiled original ran as the reference of the first batch.
+    for k in kept.iter_mut().filter(|k| k.untiled) {
+        k.measured = timer.untiled;
     }
     (0..kept.len())
         .filter(|&k| kept[k].measured.is_some())
@@ -423,5 +490,40 @@ fn write_cache(opts: &ChooseOptions, key: &str, c: &Choice) {
         if std::fs::write(&tmp, serde_json::to_string_pretty(c).unwrap_or_default()).is_ok() {
             let _ = std::fs::rename(&tmp, dir.join(format!("{key}.json")));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::features::FeatureSet;
+
+    #[test]
+    fn corpus_models_rank_the_config_space_the_anchors_and_the_original() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/blas/gemm-ikj.c");
+        let a = crate::analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+        let sizes = Sizes::parse(&a.scop.params, "NI=300,NJ=200,NK=250").unwrap();
+        let caches = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+        let tiles = a.kernel.candidates(&a.extents(&sizes).unwrap(), &caches);
+        let d = a.tile_dims();
+        let paper = candidate_configs(&a, &tiles, FeatureSet::Extended, &sizes, &caches, 16).unwrap();
+        assert_eq!(paper.len(), tiles.len(), "the paper's sets rank the cubic candidates only");
+        let corpus = candidate_configs(&a, &tiles, FeatureSet::Scop, &sizes, &caches, 16).unwrap();
+        assert!(corpus.starts_with(
+            &candidate_configs(&a, &tiles, FeatureSet::Registers, &sizes, &caches, 16).unwrap()[..tiles.len()]
+        ));
+        let space = crate::space::enumerate(&a, &sizes, &caches, 16).unwrap();
+        let anchors = crate::space::anchors(&a, &space.extents, &caches, 16);
+        let written: Vec<Config> = corpus.iter().map(|c| written_out(c, d)).collect();
+        for c in space.configs.iter().chain(&anchors) {
+            assert!(written.contains(&written_out(c, d)), "{c} is missing");
+        }
+        let distinct: std::collections::HashSet<&Config> = written.iter().collect();
+        assert_eq!(distinct.len(), written.len(), "each config once");
+        // The original, as a kept candidate and as a report names it.
+        let k = Kept::of(&Variant::Untiled, d, 1.0);
+        assert!(k.untiled && k.tile.is_empty() && k.label() == "untiled");
+        let k = Kept::of(&Variant::Tiled("16x32x64:2x1x1".parse().unwrap()), d, 1.0);
+        assert!(!k.untiled && k.label() == "16x32x64:2x1x1", "{}", k.label());
     }
 }

@@ -13,7 +13,7 @@ pub fn choice(c: &Choice) -> String {
         "tss: {} {}: {} ({}; predicted {:.4} s for the model's tile; {} candidates, {} kept{})",
         c.file,
         c.sizes,
-        c.config(),
+        c.label(),
         c.strategy,
         c.predicted,
         c.candidates,
@@ -21,14 +21,14 @@ pub fn choice(c: &Choice) -> String {
         if c.from_cache { ", cached" } else { "" }
     );
     for k in &c.kept {
-        let tile = k.config().to_string();
+        let tile = k.label();
         match k.measured {
             Some(m) => writeln!(s, "  {tile:>18}  predicted {:.4} s  measured {m:.4} s", k.predicted),
             None => writeln!(s, "  {tile:>18}  predicted {:.4} s", k.predicted),
         }
         .expect("string");
     }
-    if let Some(u) = c.untiled {
+    if let Some(u) = c.untiled.filter(|_| !c.kept.iter().any(|k| k.untiled)) {
         let _ = writeln!(s, "  {:>18}  {:>18}  measured {u:.4} s", "untiled", "");
     }
     if c.refined.len() > 1 {
