@@ -93,6 +93,9 @@ pub struct Choice {
     #[serde(default)]
     pub unroll: Vec<usize>,
     pub predicted: f64,
+    /// What predictions are ([`crate::model::TrainConfig::prediction_unit`]).
+    #[serde(default = "seconds")]
+    pub unit: String,
     pub candidates: usize,
     pub kept: Vec<Kept>,
     /// Measured median seconds of the untiled original (T6-Search only,
@@ -114,6 +117,11 @@ pub struct Choice {
     /// The file with every SCoP tiled and the chosen sizes as defaults.
     #[serde(skip)]
     pub code: String,
+}
+
+/// Unit of choices cached before units were recorded.
+fn seconds() -> String {
+    " s".into()
 }
 
 impl Kept {
@@ -188,13 +196,16 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let ps = a.extents(&sizes)?;
     let sizes_list = a.kernel.candidates(&ps, &opts.caches);
     let set = model.feature_set();
-    let regs = Descriptor::detect("", "").vector_registers();
+    let here = Descriptor::detect("", "");
     let mut variants: Vec<Variant> =
-        candidate_configs(&a, &sizes_list, set, &sizes, &opts.caches, regs)?.into_iter().map(Variant::Tiled).collect();
+        candidate_configs(&a, &sizes_list, set, &sizes, &opts.caches, here.vector_registers())?
+            .into_iter()
+            .map(Variant::Tiled)
+            .collect();
     if set.describes_untiled() {
         variants.push(Variant::Untiled);
     }
-    let shape = a.shape(&sizes, Descriptor::detect("", "").vector_bits)?;
+    let shape = a.shape(&sizes, here.vector_bits)?;
     let rows: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
     let predicted = model.predict(&rows);
@@ -261,6 +272,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         tile: if original { Vec::new() } else { config.tiles_for(d) },
         unroll: if config.is_unrolled() && !original { (0..d).map(|k| config.unroll(k)).collect() } else { Vec::new() },
         predicted: kept[pick].predicted,
+        unit: model.meta.config.prediction_unit().to_string(),
         candidates: variants.len(),
         kept,
         untiled,

@@ -10,12 +10,13 @@ pub fn choice(c: &Choice) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "tss: {} {}: {} ({}; predicted {:.4} s for the model's tile; {} candidates, {} kept{})",
+        "tss: {} {}: {} ({}; predicted {:.4}{} for the model's pick; {} candidates, {} kept{})",
         c.file,
         c.sizes,
         c.label(),
         c.strategy,
         c.predicted,
+        c.unit,
         c.candidates,
         c.kept.len(),
         if c.from_cache { ", cached" } else { "" }
@@ -23,8 +24,8 @@ pub fn choice(c: &Choice) -> String {
     for k in &c.kept {
         let tile = k.label();
         match k.measured {
-            Some(m) => writeln!(s, "  {tile:>18}  predicted {:.4} s  measured {m:.4} s", k.predicted),
-            None => writeln!(s, "  {tile:>18}  predicted {:.4} s", k.predicted),
+            Some(m) => writeln!(s, "  {tile:>18}  predicted {:.4}{}  measured {m:.4} s", k.predicted, c.unit),
+            None => writeln!(s, "  {tile:>18}  predicted {:.4}{}", k.predicted, c.unit),
         }
         .expect("string");
     }

@@ -239,6 +239,19 @@ fn one() -> usize {
     1
 }
 
+impl TrainConfig {
+    /// What a prediction is, as reports print it after the number: ` s`
+    /// (seconds), `x` (a ratio to the instance's fastest config, for the
+    /// relative target), or nothing (a pairwise score: lower is faster).
+    pub fn prediction_unit(&self) -> &'static str {
+        match (self.loss, self.target) {
+            (Loss::Pairwise, _) => "",
+            (Loss::Huber, Target::Relative) => "x",
+            (Loss::Huber, _) => " s",
+        }
+    }
+}
+
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
