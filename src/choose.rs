@@ -138,10 +138,7 @@ impl Kept {
         let c = v.feature_config(d);
         Kept {
             tile: c.as_ref().map_or_else(Vec::new, |c| c.tiles_for(d)),
-            unroll: c
-                .as_ref()
-                .filter(|c| c.is_unrolled())
-                .map_or_else(Vec::new, |c| (0..d).map(|m| c.unroll(m)).collect()),
+            unroll: c.as_ref().filter(|c| c.is_unrolled()).map_or_else(Vec::new, |c| c.unroll.clone()),
             predicted,
             measured: None,
             untiled: c.is_none(),
@@ -270,7 +267,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         sizes: sizes.to_string(),
         strategy: opts.strategy,
         tile: if original { Vec::new() } else { config.tiles_for(d) },
-        unroll: if config.is_unrolled() && !original { (0..d).map(|k| config.unroll(k)).collect() } else { Vec::new() },
+        unroll: if config.is_unrolled() && !original { config.written_out(d).unroll } else { Vec::new() },
         predicted: kept[pick].predicted,
         unit: model.meta.config.prediction_unit().to_string(),
         candidates: variants.len(),
@@ -313,20 +310,14 @@ fn candidate_configs(
     if set.describes_untiled() {
         let space = crate::space::enumerate(a, sizes, caches, regs)?;
         let anchors = crate::space::anchors(a, &space.extents, caches, regs);
-        let mut seen: std::collections::HashSet<Config> = out.iter().map(|c| written_out(c, d)).collect();
+        let mut seen: std::collections::HashSet<Config> = out.iter().map(|c| c.written_out(d)).collect();
         for c in anchors.into_iter().chain(space.configs) {
-            if seen.insert(written_out(&c, d)) {
+            if seen.insert(c.written_out(d)) {
                 out.push(c);
             }
         }
     }
     Ok(out)
-}
-
-/// `c` with its tiles and unroll factors written out for a `d`-member band,
-/// so that `64` and `64x64x64` compare equal.
-fn written_out(c: &Config, d: usize) -> Config {
-    Config { tiles: c.tiles_for(d), unroll: (0..d).map(|k| c.unroll(k)).collect() }
 }
 
 /// Why the model's ranking cannot be used here, if it cannot: every
@@ -526,9 +517,9 @@ mod tests {
         ));
         let space = crate::space::enumerate(&a, &sizes, &caches, 16).unwrap();
         let anchors = crate::space::anchors(&a, &space.extents, &caches, 16);
-        let written: Vec<Config> = corpus.iter().map(|c| written_out(c, d)).collect();
+        let written: Vec<Config> = corpus.iter().map(|c| c.written_out(d)).collect();
         for c in space.configs.iter().chain(&anchors) {
-            assert!(written.contains(&written_out(c, d)), "{c} is missing");
+            assert!(written.contains(&c.written_out(d)), "{c} is missing");
         }
         let distinct: std::collections::HashSet<&Config> = written.iter().collect();
         assert_eq!(distinct.len(), written.len(), "each config once");

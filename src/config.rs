@@ -67,6 +67,12 @@ impl Config {
         (0..d).map(|k| self.tile(k)).collect()
     }
 
+    /// One tile size and one unroll factor per member of a `d`-member band,
+    /// written out, so that `64` and `64x64x64` compare equal.
+    pub fn written_out(&self, d: usize) -> Self {
+        Self { tiles: self.tiles_for(d), unroll: (0..d).map(|k| self.unroll(k)).collect() }
+    }
+
     /// The same config without unrolling.
     pub fn without_unroll(&self) -> Self {
         Self { tiles: self.tiles.clone(), unroll: Vec::new() }

@@ -134,7 +134,6 @@ impl Analysis {
         Ok(total)
     }
 
-    /// PS1..PS3 at `sizes`, with failures reported against the SCoP's line.
     /// The instance at `sizes` as the features see it, on a machine with
     /// `vector_bits`-wide vectors.
     pub fn shape(&self, sizes: &instance::Sizes, vector_bits: u32) -> Result<features::Shape, Error> {
@@ -146,6 +145,7 @@ impl Analysis {
         })
     }
 
+    /// PS1..PS3 at `sizes`, with failures reported against the SCoP's line.
     pub fn extents(&self, sizes: &instance::Sizes) -> Result<[i64; 3], Error> {
         self.kernel.extents(sizes).map_err(|e| Error::Poly {
             file: self.file.clone(),

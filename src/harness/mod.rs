@@ -88,7 +88,7 @@ impl Variant {
     pub fn feature_config(&self, d: usize) -> Option<Config> {
         match self {
             Variant::Untiled => None,
-            Variant::Tiled(c) => Some(Config { tiles: c.tiles_for(d), unroll: c.unroll.clone() }),
+            Variant::Tiled(c) => Some(c.written_out(d)),
         }
     }
 }

@@ -104,11 +104,8 @@ impl Split<'_> {
     }
 }
 
-/// Inputs and targets of every sample, and the validation rows `va`
-/// grouped by instance (indices into `va`, measured seconds) for ranking.
-type Encoded = (Vec<Vec<f32>>, Vec<f32>, Vec<Vec<(usize, f64)>>);
-
-fn encode(samples: &[Sample], normalizer: &Normalizer, cfg: &TrainConfig, va: &[usize]) -> Encoded {
+/// Inputs and targets of every sample.
+fn encode(samples: &[Sample], normalizer: &Normalizer, cfg: &TrainConfig) -> (Vec<Vec<f32>>, Vec<f32>) {
     let xs = samples.iter().map(|s| normalizer.apply(&s.x)).collect();
     let mut fastest: std::collections::HashMap<&str, f64> = Default::default();
     for s in samples {
@@ -116,11 +113,19 @@ fn encode(samples: &[Sample], normalizer: &Normalizer, cfg: &TrainConfig, va: &[
         *f = f.min(s.seconds);
     }
     let ys = samples.iter().map(|s| cfg.target.encode(s.seconds, fastest[s.group.as_str()])).collect();
-    let mut by_instance: std::collections::BTreeMap<&str, Vec<(usize, f64)>> = Default::default();
-    for (k, &i) in va.iter().enumerate() {
-        by_instance.entry(samples[i].group.as_str()).or_default().push((k, samples[i].seconds));
+    (xs, ys)
+}
+
+impl<'a> Split<'a> {
+    /// The encoded samples split into `train` and `val` rows, each grouped
+    /// by instance.
+    fn new(samples: &[Sample], xs: &'a [Vec<f32>], ys: &'a [f32], train: &'a [usize], val: &'a [usize]) -> Self {
+        let val_groups = groups(samples, val);
+        let position: std::collections::HashMap<usize, usize> = val.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        let val_instances =
+            val_groups.iter().map(|g| g.iter().map(|&i| (position[&i], samples[i].seconds)).collect()).collect();
+        Split { xs, ys, train, val, val_instances, train_groups: groups(samples, train), val_groups }
     }
-    (xs, ys, by_instance.into_values().collect())
 }
 
 /// Rows `idx` grouped by instance (indices into `samples`).
@@ -204,9 +209,8 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
     let (tr, va) = split(samples, cfg.validation, cfg.seed);
     let instances = |idx: &[usize]| idx.iter().map(|&i| samples[i].group.as_str()).collect::<BTreeSet<_>>().len();
     let normalizer = Normalizer::fit(&tr.iter().map(|&i| samples[i].x.clone()).collect::<Vec<_>>());
-    let (xs, ys, val_instances) = encode(samples, &normalizer, cfg, &va);
-    let (train_groups, val_groups) = (groups(samples, &tr), groups(samples, &va));
-    let data = Split { xs: &xs, ys: &ys, train: &tr, val: &va, val_instances, train_groups, val_groups };
+    let (xs, ys) = encode(samples, &normalizer, cfg);
+    let data = Split::new(samples, &xs, &ys, &tr, &va);
     let mut members = Vec::new();
     for k in 0..cfg.ensemble.max(1) {
         let seed = cfg.seed.wrapping_add(k as u64);
@@ -323,9 +327,8 @@ pub fn fine_tune(
     }
     check_loss(cfg)?;
     let (tr, va) = split(samples, cfg.validation, cfg.seed);
-    let (xs, ys, val_instances) = encode(samples, normalizer, cfg, &va);
-    let (train_groups, val_groups) = (groups(samples, &tr), groups(samples, &va));
-    let data = Split { xs: &xs, ys: &ys, train: &tr, val: &va, val_instances, train_groups, val_groups };
+    let (xs, ys) = encode(samples, normalizer, cfg);
+    let data = Split::new(samples, &xs, &ys, &tr, &va);
     let mut nets = Vec::new();
     let mut epochs = Vec::new();
     for (k, net) in base.iter().enumerate() {
