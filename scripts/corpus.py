@@ -424,6 +424,110 @@ def in_float(name, spec_name, doc):
 SPECS.append(in_float("sconv2d-nchw", "conv2d-nchw", "2-D convolution, channels first, in single precision."))
 
 
+# Random affine nests: loop orders, access patterns and shapes no hand-written
+# kernel has, so that leave-family-out evaluation can ask whether more kinds
+# of kernels teach the model more than more sizes of the same ones.
+RANDOM_NESTS = 16
+RANDOM_ITERS = ["i", "j", "k", "l"]
+RANDOM_PARAMS = ["NI", "NJ", "NK", "NL"]
+# Per depth: size range, default size, and small odd sizes for the tests.
+RANDOM_SIZES = {2: ("64..4096", 2000), 3: ("16..2048", 400), 4: ("8..512", 90)}
+RANDOM_SMALL = [37, 29, 23, 19]
+
+
+class Nest:
+    """One random nest's arrays and text, built by `random_nest`."""
+
+    def __init__(self, rng, depth):
+        self.rng, self.depth = rng, depth
+        self.iters = RANDOM_ITERS[:depth]
+        self.arrays = []  # (name, [dims], output?)
+        self.names = iter(["A", "B", "C", "D", "E", "F", "G", "H"])
+
+    def extent(self, it, pad):
+        p = RANDOM_PARAMS[self.iters.index(it)]
+        return f"{p} + {pad}" if pad else p
+
+    def array(self, subs, shifts, output):
+        """A fresh array indexed by `subs` (iterators) shifted by `shifts`."""
+        name = next(self.names)
+        self.arrays.append((name, [self.extent(it, sh) for it, sh in zip(subs, shifts)], output))
+        return name + "".join(f"[{it} + {sh}]" if sh else f"[{it}]" for it, sh in zip(subs, shifts))
+
+    def subscripts(self, rank, shift):
+        subs = self.rng.sample(self.iters, rank)
+        shifts = [self.rng.choice([0, 0, 1, 2]) if shift else 0 for _ in subs]
+        return subs, shifts
+
+    def statement(self):
+        """`OUT[..] += w * IN[..] * IN[..]` (a contraction, maybe transposed)
+        or `OUT[..] = OUT[..] + w * IN[..] ...` over shifted reads (a
+        stencil-like map). Arrays have rank 1 or 2, so that no array of a
+        3e8-instance nest outgrows memory (3-D ones are in corpus/tensor)."""
+        r = self.rng
+        if r.random() < 0.75:
+            out = self.array(*self.subscripts(r.choice([1, 2, 2]), False), True)
+            reads = [self.array(*self.subscripts(r.choice([1, 2, 2]), False), False)
+                     for _ in range(r.choice([1, 2, 2]))]
+            return f"{out} += {r.choice(['0.5', '1.5', '0.25'])} * {' * '.join(reads)};"
+        out = self.array(self.rng.sample(self.iters, 2), [0, 0], True)
+        reads = [self.array(*self.subscripts(r.choice([1, 2]), True), False)
+                 for _ in range(r.choice([1, 2]))]
+        taps = [f"{w} * {a}" for a in reads for w in [r.choice(["0.2", "0.3", "0.1"])]]
+        return f"{out} = {out} + {' + '.join(taps)};"
+
+    def used(self, text):
+        missing = [it for it in self.iters if f"[{it}" not in text]
+        return not missing
+
+
+def random_nest(n):
+    """Random kernel `n` (a seeded function of `n`): a perfect nest of depth
+    2-4 in a random loop order, one or two statements, maybe a triangular
+    loop, maybe a second nest that reads the first one's output."""
+    rng = __import__("random").Random(9000 + n)
+    while True:
+        depth = rng.choice([2, 3, 3, 3, 4])
+        nest = Nest(rng, depth)
+        body = [nest.statement() for _ in range(rng.choice([1, 1, 2]))]
+        if nest.used(" ".join(body)):
+            break
+    order = rng.sample(nest.iters, depth)
+    triangular = depth >= 2 and rng.random() < 0.25
+    lines = []
+    for d, it in enumerate(order):
+        p = RANDOM_PARAMS[nest.iters.index(it)]
+        lo = order[d - 1] if triangular and d == 1 else "0"
+        if triangular and d == 1:
+            lines.append("  " * d + f"for ({it} = {lo}; {it} < {p}; {it}++)")
+        else:
+            lines.append("  " * d + f"for ({it} = 0; {it} < {p}; {it}++)")
+    if len(body) > 1:
+        lines[-1] += " {"
+        lines += ["  " * depth + b for b in body] + ["  " * (depth - 1) + "}"]
+    else:
+        lines.append("  " * depth + body[0])
+    if rng.random() < 0.3:
+        # A second nest over the first output's dimensions scales it by
+        # another array: a producer-consumer pair like atax or 2mm.
+        name, dims, _ = nest.arrays[0]
+        its = [nest.iters[RANDOM_PARAMS.index(d)] for d in dims]
+        ref = name + "".join(f"[{it}]" for it in its)
+        scale = nest.array(list(reversed(its)), [0] * len(its), True)
+        for d, it in enumerate(its):
+            lines.append("  " * d + f"for ({it} = 0; {it} < {dims[d]}; {it}++)")
+        lines.append("  " * len(its) + f"{scale} += 0.5 * {ref};")
+    rng_range, default = RANDOM_SIZES[depth]
+    params = [(p, default, RANDOM_SMALL[d], rng_range) for d, p in enumerate(RANDOM_PARAMS[:depth])]
+    dtype = rng.choice(["double", "double", "double", "float"])
+    what = f"depth {depth}, order {', '.join(order)}" + (", triangular" if triangular else "")
+    return K(f"rand-{n:02d}", "random", f"Random affine nest {n} ({what}, {dtype}).", params, nest.arrays,
+             "\n".join(lines), dtype=dtype, iters=", ".join(nest.iters))
+
+
+SPECS += [random_nest(n) for n in range(RANDOM_NESTS)]
+
+
 def ident(name):
     return name.replace("-", "_")
 

@@ -8,13 +8,19 @@ Prints, per family and pooled over every held-out instance, the geometric-mean T
 (time over the fastest config timed on the instance) of:
   - T1 (the model's first pick), and model-guided search with k = 4, 8, 16
     measurements (the k best predictions timed, the fastest kept);
-  - the baselines: Pluto's tile 32, the analytical cache rule, the best constant
+  - the baselines: Pluto's tile 32, the analytical cache rule, the traffic rule
+    (least estimated L2 then L1 traffic; needs rows with `traffic` features), the best constant
     config of the training rows, the untiled original, and random search with
     k measurements (expected value over all draws);
 and T1's geometric-mean speedup over tile 32. Nothing is timed here: the test
 rows were measured by `tss collect`, so it can run beside anything.
 
   scripts/leave_family_out.py --train T.csv --test S.csv [--target relative] [--loss pairwise] [--ensemble 5]
+
+To ask what teaches the model more, narrow the training rows:
+  --without random         never train on these families (e.g. the random nests)
+  --max-instances 6        train on at most the first N instances of each kernel
+  --hold-out blas,nn       evaluate only these held-out families
 
 With the `registers` feature set the untiled original is a candidate too (the
 model may answer "do not tile"), so the reference is the fastest of the
@@ -30,7 +36,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAMILIES = ["blas", "tensor", "nn", "datamining", "solvers", "stencils"]
+FAMILIES = ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random"]
 KS = [4, 8, 16]
 
 
@@ -95,18 +101,30 @@ def main():
     ap.add_argument("--stop-on", default="loss")
     ap.add_argument("--ensemble", default="1", help="networks per model")
     ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
+    ap.add_argument("--without", default="", help="comma-separated families never trained on")
+    ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
+    ap.add_argument("--hold-out", default=",".join(FAMILIES), help="comma-separated families to evaluate")
     args = ap.parse_args()
+    without = {f for f in args.without.split(",") if f}
+    held = [f for f in args.hold_out.split(",") if f]
+    unknown = (without | set(held)) - set(FAMILIES)
+    if unknown:
+        sys.exit(f"unknown families: {', '.join(sorted(unknown))} (known: {', '.join(FAMILIES)})")
 
     fam = family_of()
     header, train = read(args.train)
     theader, test = read(args.test)
     ki = header.index("kernel")
-    methods = ["T1"] + [f"guided {k}" for k in KS] + ["tile 32", "cache rule", "constant", "untiled"] + [f"random {k}" for k in KS]
+    train = [r for r in train if fam.get(r[ki]) not in without]
+    if args.max_instances:
+        ii = header.index("instance")
+        train = [r for r in train if int(r[ii].split(":")[1]) < args.max_instances]
+    methods = ["T1"] + [f"guided {k}" for k in KS] + ["tile 32", "cache rule", "traffic rule", "constant", "untiled"] + [f"random {k}" for k in KS]
     pooled = {m: [] for m in methods}
     pooled_speedup = []
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
-        for f in FAMILIES:
+        for f in held:
             tr = [r for r in train if fam.get(r[ki]) != f]
             te = [r for r in test if fam.get(r[ki]) == f]
             if not te:
@@ -121,7 +139,7 @@ def main():
             speedup = []
             for inst in ev["instances"]:
                 s, best, cands = inst["scores"], inst["best"], inst["candidates"]
-                for m in ["T1", "tile 32", "cache rule", "constant"]:
+                for m in ["T1", "tile 32", "cache rule", "traffic rule", "constant"]:
                     if m in s:
                         per[m].append(s[m]["tn"])
                 if inst.get("baseline"):

@@ -24,7 +24,8 @@ use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
 use crate::select::keep_best;
 
-pub const METHODS: [&str; 7] = ["T1", "T6-Random", "T6-Search", "tile 32", "cache rule", "constant", "best"];
+pub const METHODS: [&str; 8] =
+    ["T1", "T6-Random", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "best"];
 
 /// One method on one instance.
 #[derive(Clone, Debug, Serialize)]
@@ -121,6 +122,26 @@ fn cache_rule_pick(cands: &[&Record]) -> Option<usize> {
         .or_else(|| (0..cands.len()).filter(tiled).min_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b]))))
 }
 
+/// The analytical traffic rule's pick among `cands`: the config with the
+/// least estimated L2 traffic, then the least L1 traffic
+/// ([`crate::features::traffic`]); on a tie the untiled code, then the
+/// plain tile (the estimate does not see register tiles). `None` when the
+/// rows do not store the `traffic` features.
+fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
+    let names = FeatureSet::Traffic.names();
+    let col = |n: &str| names.iter().position(|x| *x == n);
+    let (l1, l2) = (col("LOG_TRAFFIC_L1")?, col("LOG_TRAFFIC_L2")?);
+    let key = |r: &Record| {
+        let f = |k: usize| r.features.get(k).copied().unwrap_or(f64::INFINITY);
+        // Estimates equal to 0.1 % are a tie.
+        let round = |x: f64| (x * 1000.0).round();
+        (round(f(l2)), round(f(l1)), r.tile != UNTILED, r.tile.contains(':'))
+    };
+    (0..cands.len())
+        .filter(|&k| cands[k].features.len() >= names.len())
+        .min_by(|&a, &b| key(cands[a]).partial_cmp(&key(cands[b])).unwrap_or(std::cmp::Ordering::Equal))
+}
+
 /// Evaluates `model` on every instance of `records` (rows of one mode);
 /// `constant` is the best constant tile of the training rows, if known.
 pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) -> Vec<InstanceEval> {
@@ -152,6 +173,9 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) 
         }
         if let Some(k) = cache_rule_pick(&cands) {
             scores.insert("cache rule".to_string(), score(times[k]));
+        }
+        if let Some(k) = traffic_rule_pick(&cands) {
+            scores.insert("traffic rule".to_string(), score(times[k]));
         }
         if let Some(k) = constant.and_then(|c| cands.iter().position(|r| r.tile == c)) {
             scores.insert("constant".to_string(), score(times[k]));
@@ -299,6 +323,50 @@ mod tests {
     fn cands(times: &[f64]) -> Vec<(String, f64, f64)> {
         // Predictions rank the candidates in reverse order of their times.
         times.iter().enumerate().map(|(i, &t)| (format!("{i}"), t, -t)).collect()
+    }
+
+    /// A row of `tile` whose estimated L1 and L2 traffic are `l1` and `l2`.
+    fn traffic_row(tile: &str, l1: f64, l2: f64) -> Record {
+        let names = FeatureSet::Traffic.names();
+        let mut features = vec![0.0; names.len()];
+        features[names.iter().position(|n| *n == "LOG_TRAFFIC_L1").unwrap()] = l1;
+        features[names.iter().position(|n| *n == "LOG_TRAFFIC_L2").unwrap()] = l2;
+        Record {
+            kernel: "k".into(),
+            mode: "serial".into(),
+            instance: "1:0".into(),
+            sizes: "N=9".into(),
+            ps: [9, 9, 9],
+            tile: tile.into(),
+            ts: [1.0; 3],
+            status: Status::Ok,
+            time_min: Some(1.0),
+            time_median: Some(1.0),
+            time_spread: None,
+            reps: 1,
+            checksum: None,
+            baseline_time: None,
+            features,
+            meta: Default::default(),
+            unix_time: 0,
+        }
+    }
+
+    #[test]
+    fn the_traffic_rule_takes_the_least_l2_then_l1_traffic_and_prefers_simple_code_on_ties() {
+        let rows = [
+            traffic_row(UNTILED, 3.0, 2.0),
+            traffic_row("64", 2.0, 1.0),
+            traffic_row("32", 1.5, 1.0),
+            traffic_row("32:4", 1.5, 1.0),
+            traffic_row("128", 0.5, 1.5),
+        ];
+        let refs: Vec<&Record> = rows.iter().collect();
+        assert_eq!(traffic_rule_pick(&refs), Some(2), "least L2, then least L1, then not unrolled");
+        let tie = [traffic_row("16", 1.0, 1.0), traffic_row(UNTILED, 1.0, 1.0)];
+        assert_eq!(traffic_rule_pick(&tie.iter().collect::<Vec<_>>()), Some(1), "untiled on a tie");
+        let narrow = Record { features: vec![0.0; 3], ..traffic_row("8", 0.0, 0.0) };
+        assert_eq!(traffic_rule_pick(&[&narrow]), None, "rows without traffic features");
     }
 
     #[test]

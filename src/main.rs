@@ -221,7 +221,8 @@ enum Command {
         /// (`extended` and the unroll factors; learns from `collect --registers` rows,
         /// and `predict` then ranks register tiles too; also ranks the untiled code) or
         /// `scop` (`registers` and the members outside the three feature loops, every
-        /// statement's work, element size and vector length; README, "Features").
+        /// statement's work, element size and vector length) or `traffic` (`scop` and an
+        /// analytical estimate of the bytes loaded into L1 and L2; README, "Features").
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`

@@ -86,6 +86,13 @@ fn stencils() {
     check_family("stencils");
 }
 
+/// The random affine nests of `scripts/corpus.py` (seeded, so the same
+/// sixteen every run).
+#[test]
+fn random() {
+    check_family("random");
+}
+
 /// The corpus is what its generator writes, and every kernel has a tiled
 /// band and declares where `tss collect` draws each of its sizes.
 #[test]
@@ -96,8 +103,10 @@ fn corpus_matches_its_specs() {
         .output()
         .expect("python3 runs scripts/corpus.py");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-    let all: Vec<PathBuf> =
-        ["blas", "tensor", "nn", "datamining", "solvers", "stencils"].iter().flat_map(|f| family(f)).collect();
+    let all: Vec<PathBuf> = ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random"]
+        .iter()
+        .flat_map(|f| family(f))
+        .collect();
     assert!(all.len() >= 25, "the corpus has {} kernels", all.len());
     for k in all {
         let src = std::fs::read_to_string(&k).unwrap();
@@ -130,7 +139,8 @@ fn every_kernel_has_a_config_space() {
     let caches = tss::machine::Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
     let dir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
-    for kernel in ["blas", "tensor", "nn", "datamining", "solvers", "stencils"].iter().flat_map(|f| family(f)) {
+    for kernel in ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random"].iter().flat_map(|f| family(f))
+    {
         let src = std::fs::read_to_string(&kernel).unwrap();
         let a = tss::analyze(&kernel, &src, false).unwrap();
         let ranges = Ranges::all(16, 2048).over(&Ranges::declared_in(&src).unwrap());

@@ -75,6 +75,10 @@ pub enum FeatureSet {
     /// every statement (multi-statement kernels), the element size, and the
     /// innermost tile's length in vectors of this machine ([`Shape`]).
     Scop,
+    /// `scop`, then the analytical data movement of [`traffic`]: bytes
+    /// loaded into L1 and into L2 per statement instance, and the bytes of
+    /// all data touched per instance, each as a logarithm.
+    Traffic,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -86,6 +90,7 @@ const EXTENDED_EXTRA: [&str; 8] = ["TS1", "TS2", "TS3", "WS_L1", "WS_L2", "TAIL"
 const REGISTER_EXTRA: [&str; 3] = ["U_L1", "U_L2", "U_COPIES"];
 const SCOP_EXTRA: [&str; 7] =
     ["UNTILED", "DEPTH", "LOG_OUTER", "LOG_OUTER_TILES", "LOG_WORK", "ELEM_BYTES", "VEC_TILE"];
+const TRAFFIC_EXTRA: [&str; 3] = ["LOG_TRAFFIC_L1", "LOG_TRAFFIC_L2", "LOG_DATA"];
 
 impl FeatureSet {
     pub fn names(self) -> Vec<&'static str> {
@@ -98,18 +103,26 @@ impl FeatureSet {
             FeatureSet::Scop => {
                 PAPER_NAMES.iter().chain(&EXTENDED_EXTRA).chain(&REGISTER_EXTRA).chain(&SCOP_EXTRA).copied().collect()
             }
+            FeatureSet::Traffic => PAPER_NAMES
+                .iter()
+                .chain(&EXTENDED_EXTRA)
+                .chain(&REGISTER_EXTRA)
+                .chain(&SCOP_EXTRA)
+                .chain(&TRAFFIC_EXTRA)
+                .copied()
+                .collect(),
         }
     }
 
     /// Whether the set tells unrolled configs from plain ones.
     pub fn describes_unrolling(self) -> bool {
-        matches!(self, FeatureSet::Registers | FeatureSet::Scop)
+        matches!(self, FeatureSet::Registers | FeatureSet::Scop | FeatureSet::Traffic)
     }
 
     /// Whether the set ranks the untiled original beside the tiles (older
     /// sets were trained on tiles only, and keep their meaning).
     pub fn describes_untiled(self) -> bool {
-        matches!(self, FeatureSet::Registers | FeatureSet::Scop)
+        matches!(self, FeatureSet::Registers | FeatureSet::Scop | FeatureSet::Traffic)
     }
 
     pub fn len(self) -> usize {
@@ -128,6 +141,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Extended => "extended",
             FeatureSet::Registers => "registers",
             FeatureSet::Scop => "scop",
+            FeatureSet::Traffic => "traffic",
         })
     }
 }
@@ -140,7 +154,8 @@ impl FromStr for FeatureSet {
             "extended" => Ok(FeatureSet::Extended),
             "registers" => Ok(FeatureSet::Registers),
             "scop" => Ok(FeatureSet::Scop),
-            _ => Err(format!("unknown feature set '{s}' (expected paper, extended, registers or scop)")),
+            "traffic" => Ok(FeatureSet::Traffic),
+            _ => Err(format!("unknown feature set '{s}' (expected paper, extended, registers, scop or traffic)")),
         }
     }
 }
@@ -211,6 +226,8 @@ pub struct Kernel {
     spans: Vec<Vec<Vec<f64>>>,
     /// Bytes per element (`float` kernels fit twice the tile in a cache).
     pub element_bytes: u64,
+    /// The band's intra-tile order, outermost first (every member).
+    order: Vec<usize>,
 }
 
 impl Kernel {
@@ -257,6 +274,7 @@ impl Kernel {
             member_set,
             spans: spans(stmt, &dirs),
             element_bytes: scop.element.bytes(),
+            order,
         })
     }
 
@@ -326,10 +344,34 @@ impl Kernel {
             let (outer, middle) = (u(&self.intra[0]), u(&self.intra[1]));
             v.extend([outer, middle, outer * middle]);
         }
-        if set == FeatureSet::Scop {
+        if matches!(set, FeatureSet::Scop | FeatureSet::Traffic) {
             v.extend(self.scop_extra(shape, (!untiled).then_some(config)));
         }
+        if set == FeatureSet::Traffic {
+            v.extend(self.traffic_extra(shape, (!untiled).then_some(config), caches));
+        }
         v
+    }
+
+    /// The `traffic` set's own features (see [`FeatureSet::Traffic`]).
+    fn traffic_extra(&self, shape: &Shape, config: Option<&Config>, caches: &Caches) -> [f64; 3] {
+        let d = self.order.len();
+        let extents: Vec<f64> = (0..d)
+            .map(|m| match shape.members.get(m) {
+                Some(&e) => e.max(1) as f64,
+                None => self.loops.iter().position(|l| l.member == Some(m)).map_or(1.0, |k| shape.ps[k].max(1) as f64),
+            })
+            .collect();
+        let tiles: Option<Vec<f64>> = config.map(|c| (0..d).map(|m| c.tile(m) as f64).collect());
+        let nest = traffic::nest(&extents, tiles.as_deref(), &self.order);
+        let refs =
+            traffic::Refs { spans: &self.spans, element_bytes: self.element_bytes as f64, line: caches.line as f64 };
+        let per_instance = |bytes: f64| (bytes / extents.iter().product::<f64>()).max(1e-6).ln();
+        [
+            per_instance(refs.traffic(&nest, &extents, caches.l1d as f64)),
+            per_instance(refs.traffic(&nest, &extents, caches.l2 as f64)),
+            per_instance(refs.data(&nest, &extents)),
+        ]
     }
 
     /// The `scop` set's own features (see [`FeatureSet::Scop`]).
@@ -569,6 +611,8 @@ impl<T> MapInto<T> for Vec<T> {
         v.try_into().unwrap_or_else(|_| unreachable!("feature loops are padded to three"))
     }
 }
+
+pub mod traffic;
 
 #[cfg(test)]
 mod tests;

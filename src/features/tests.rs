@@ -195,3 +195,34 @@ fn the_scop_set_describes_outer_members_the_untiled_code_and_vectors() {
     assert!(at(&big, "VEC_TILE") > at(&small, "VEC_TILE"));
     assert!((at(&small, "LOG_WORK") - a.work(&sizes).unwrap().ln()).abs() < 1e-9);
 }
+
+#[test]
+fn the_traffic_set_prices_data_movement_of_real_kernels() {
+    // gemm-ikj at 512^3 on a 32 KiB L1 / 512 KiB L2 machine: a 64-tile cuts
+    // L2 traffic well below the untiled code's, a 512-tile (6 MiB of tiles)
+    // does not; the data touched is the same for every config.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/blas/gemm-ikj.c");
+    let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+    let sizes = Sizes::parse(&a.scop.params, "NI=512,NJ=512,NK=512").unwrap();
+    let shape = a.shape(&sizes, 256).unwrap();
+    let names = FeatureSet::Traffic.names();
+    let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
+    let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+    let v = |cfg: Option<Config>| a.kernel.vector(FeatureSet::Traffic, &shape, cfg.as_ref(), &c);
+    let (untiled, t64, t512) = (v(None), v(Some(Config::cubic(64))), v(Some(Config::cubic(512))));
+    assert_eq!(t64.len(), FeatureSet::Traffic.len());
+    assert_eq!(
+        &t64[..FeatureSet::Scop.len()],
+        &a.kernel.vector(FeatureSet::Scop, &shape, Some(&Config::cubic(64)), &c)[..]
+    );
+    assert!(at(&t64, "LOG_TRAFFIC_L2") < at(&untiled, "LOG_TRAFFIC_L2") - 1.0, "{t64:?}\n{untiled:?}");
+    assert!(at(&t64, "LOG_TRAFFIC_L2") < at(&t512, "LOG_TRAFFIC_L2"));
+    // L1 holds less than L2: it always loads at least as much.
+    for x in [&untiled, &t64, &t512] {
+        assert!(at(x, "LOG_TRAFFIC_L1") >= at(x, "LOG_TRAFFIC_L2"));
+        assert!(at(x, "LOG_TRAFFIC_L2") >= at(x, "LOG_DATA") - 1e-9);
+    }
+    // Three 512^2 double matrices over 512^3 instances: 3 * 8 / 512 bytes each.
+    assert!((at(&t64, "LOG_DATA") - (24.0f64 / 512.0).ln()).abs() < 1e-9);
+    assert_eq!(at(&t64, "LOG_DATA"), at(&untiled, "LOG_DATA"));
+}

@@ -1,0 +1,58 @@
+/* rand-13: Random affine nest 13 (depth 3, order i, k, j, float).
+ *
+ * Written for tss's kernel corpus (scripts/corpus.py writes this file from its spec).
+ * The loop nest between '#pragma scop' and '#pragma endscop' is what `tss tile`
+ * transforms. Sizes are macros (-DN=...; -DTSS_SMALL picks the tests' small odd
+ * ones), and -DCORPUS_DUMP prints the output arrays exactly.
+ * tss-range: NI=16..2048, NJ=16..2048, NK=16..2048 */
+#define DATA_TYPE float
+#include <corpus.h>
+
+#ifdef TSS_SMALL
+# define NI 37
+# define NJ 29
+# define NK 23
+#endif
+#ifndef NI
+# define NI 400
+#endif
+#ifndef NJ
+# define NJ 400
+#endif
+#ifndef NK
+# define NK 400
+#endif
+
+static void kernel_rand_13(DATA_TYPE A[restrict NJ][NK], DATA_TYPE B[restrict NI][NJ + 1], DATA_TYPE C[restrict NK][NJ], DATA_TYPE D[restrict NJ])
+{
+  int i, j, k;
+
+#pragma scop
+  for (i = 0; i < NI; i++)
+    for (k = 0; k < NK; k++)
+      for (j = 0; j < NJ; j++) {
+        A[j][k] = A[j][k] + 0.1 * B[i][j + 1];
+        C[k][j] += 1.5 * D[j];
+      }
+#pragma endscop
+}
+
+int main(void)
+{
+  DATA_TYPE (*A)[NK] = corpus_alloc((size_t) NJ * NK, sizeof(DATA_TYPE));
+  DATA_TYPE (*B)[NJ + 1] = corpus_alloc((size_t) NI * (NJ + 1), sizeof(DATA_TYPE));
+  DATA_TYPE (*C)[NJ] = corpus_alloc((size_t) NK * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE *D = corpus_alloc((size_t) NJ, sizeof(DATA_TYPE));
+  corpus_init(&A[0][0], (size_t) NJ * NK, 0);
+  corpus_init(&B[0][0], (size_t) NI * (NJ + 1), 1);
+  corpus_init(&C[0][0], (size_t) NK * NJ, 2);
+  corpus_init(D, (size_t) NJ, 3);
+  kernel_rand_13(A, B, C, D);
+  corpus_dump("A", &A[0][0], (size_t) NJ * NK);
+  corpus_dump("C", &C[0][0], (size_t) NK * NJ);
+  free((void *) A);
+  free((void *) B);
+  free((void *) C);
+  free((void *) D);
+  return 0;
+}
