@@ -427,10 +427,12 @@ pub fn one_machine(paths: &[PathBuf], rows: &[Record]) -> Result<Option<Descript
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn rec(tile: &str) -> Record {
+    /// A timed row of `tile` with made-up metadata (other modules' tests
+    /// start from it too).
+    pub(crate) fn rec(tile: &str) -> Record {
         Record {
             kernel: "matmul".into(),
             mode: "serial".into(),

@@ -331,25 +331,7 @@ mod tests {
         let mut features = vec![0.0; names.len()];
         features[names.iter().position(|n| *n == "LOG_TRAFFIC_L1").unwrap()] = l1;
         features[names.iter().position(|n| *n == "LOG_TRAFFIC_L2").unwrap()] = l2;
-        Record {
-            kernel: "k".into(),
-            mode: "serial".into(),
-            instance: "1:0".into(),
-            sizes: "N=9".into(),
-            ps: [9, 9, 9],
-            tile: tile.into(),
-            ts: [1.0; 3],
-            status: Status::Ok,
-            time_min: Some(1.0),
-            time_median: Some(1.0),
-            time_spread: None,
-            reps: 1,
-            checksum: None,
-            baseline_time: None,
-            features,
-            meta: Default::default(),
-            unix_time: 0,
-        }
+        Record { features, ..crate::dataset::tests::rec(tile) }
     }
 
     #[test]

@@ -51,8 +51,10 @@ use crate::poly::tile::{Band, Row, single_iterator};
 pub const ELEMENT_BYTES: u64 = 8;
 
 /// A named, ordered feature set: the one definition of column order shared
-/// by collection, training and prediction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+/// by collection, training and prediction. Declared narrowest first: each
+/// set is the one before it plus its own columns, so `a >= b` means `a`
+/// includes `b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum FeatureSet {
     /// Exactly the paper's 29 features in Table 5 order.
@@ -91,38 +93,32 @@ const REGISTER_EXTRA: [&str; 3] = ["U_L1", "U_L2", "U_COPIES"];
 const SCOP_EXTRA: [&str; 7] =
     ["UNTILED", "DEPTH", "LOG_OUTER", "LOG_OUTER_TILES", "LOG_WORK", "ELEM_BYTES", "VEC_TILE"];
 const TRAFFIC_EXTRA: [&str; 3] = ["LOG_TRAFFIC_L1", "LOG_TRAFFIC_L2", "LOG_DATA"];
+/// Each set wider than `paper` with the columns it adds, in order.
+const WIDER: [(FeatureSet, &[&str]); 4] = [
+    (FeatureSet::Extended, &EXTENDED_EXTRA),
+    (FeatureSet::Registers, &REGISTER_EXTRA),
+    (FeatureSet::Scop, &SCOP_EXTRA),
+    (FeatureSet::Traffic, &TRAFFIC_EXTRA),
+];
 
 impl FeatureSet {
     pub fn names(self) -> Vec<&'static str> {
-        match self {
-            FeatureSet::Paper => PAPER_NAMES.to_vec(),
-            FeatureSet::Extended => PAPER_NAMES.iter().chain(&EXTENDED_EXTRA).copied().collect(),
-            FeatureSet::Registers => {
-                PAPER_NAMES.iter().chain(&EXTENDED_EXTRA).chain(&REGISTER_EXTRA).copied().collect()
-            }
-            FeatureSet::Scop => {
-                PAPER_NAMES.iter().chain(&EXTENDED_EXTRA).chain(&REGISTER_EXTRA).chain(&SCOP_EXTRA).copied().collect()
-            }
-            FeatureSet::Traffic => PAPER_NAMES
-                .iter()
-                .chain(&EXTENDED_EXTRA)
-                .chain(&REGISTER_EXTRA)
-                .chain(&SCOP_EXTRA)
-                .chain(&TRAFFIC_EXTRA)
-                .copied()
-                .collect(),
+        let mut out = PAPER_NAMES.to_vec();
+        for (_, extra) in WIDER.iter().filter(|(set, _)| *set <= self) {
+            out.extend_from_slice(extra);
         }
+        out
     }
 
     /// Whether the set tells unrolled configs from plain ones.
     pub fn describes_unrolling(self) -> bool {
-        matches!(self, FeatureSet::Registers | FeatureSet::Scop | FeatureSet::Traffic)
+        self >= FeatureSet::Registers
     }
 
     /// Whether the set ranks the untiled original beside the tiles (older
     /// sets were trained on tiles only, and keep their meaning).
     pub fn describes_untiled(self) -> bool {
-        matches!(self, FeatureSet::Registers | FeatureSet::Scop | FeatureSet::Traffic)
+        self >= FeatureSet::Registers
     }
 
     pub fn len(self) -> usize {
@@ -329,7 +325,7 @@ impl Kernel {
             v.extend([l.rp, l.rnp, l.ri, l.wp, l.wnp, l.wi].map(f64::from));
         }
         v.push(f64::from(self.on));
-        if set != FeatureSet::Paper {
+        if set >= FeatureSet::Extended {
             v.extend(ts);
             let ws = self.working_set(tile) as f64;
             v.push(ws / caches.l1d as f64);
@@ -344,10 +340,10 @@ impl Kernel {
             let (outer, middle) = (u(&self.intra[0]), u(&self.intra[1]));
             v.extend([outer, middle, outer * middle]);
         }
-        if matches!(set, FeatureSet::Scop | FeatureSet::Traffic) {
+        if set >= FeatureSet::Scop {
             v.extend(self.scop_extra(shape, (!untiled).then_some(config)));
         }
-        if set == FeatureSet::Traffic {
+        if set >= FeatureSet::Traffic {
             v.extend(self.traffic_extra(shape, (!untiled).then_some(config), caches));
         }
         v
