@@ -12,7 +12,9 @@
 #   corpus-serial-test.csv   seed 12, TEST_K (200) sampled configs, repeated baseline
 # Resumable: rerun after an interruption and it continues where it stopped
 # (rows already in a file are skipped; instance k is a function of seed and k).
-# STEPS=N runs only the first N steps (a session's share of the campaign).
+# STEPS=N runs only the first N steps (a session's share of the campaign);
+# ONLY=train (or ONLY=test_set) skips the other kind of step, e.g. to give
+# newly added kernels training rows first.
 #
 # Run it on a quiet machine: nothing else building or running. It copies the
 # tss binary aside, so that rebuilding meanwhile cannot swap the executable
@@ -42,6 +44,7 @@ test_set() {
 steps=("train 2" "test_set 1" "train 6" "test_set 2" "train 12" "test_set 4" "train 24" "test_set 6" "train 40")
 n=${STEPS:-${#steps[@]}}
 for ((s = 0; s < n && s < ${#steps[@]}; s++)); do
+  [[ -z ${ONLY:-} || ${steps[$s]} == "$ONLY "* ]] || continue
   echo "step $((s + 1))/${#steps[@]}: ${steps[$s]}"
   ${steps[$s]}
 done

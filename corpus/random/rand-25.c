@@ -1,0 +1,58 @@
+/* rand-25: Random affine nest 25 (depth 3, order k, i, j, double).
+ *
+ * Written for tss's kernel corpus (scripts/corpus.py writes this file from its spec).
+ * The loop nest between '#pragma scop' and '#pragma endscop' is what `tss tile`
+ * transforms. Sizes are macros (-DN=...; -DTSS_SMALL picks the tests' small odd
+ * ones), and -DCORPUS_DUMP prints the output arrays exactly.
+ * tss-range: NI=16..2048, NJ=16..2048, NK=16..2048 */
+#include <corpus.h>
+
+#ifdef TSS_SMALL
+# define NI 37
+# define NJ 29
+# define NK 23
+#endif
+#ifndef NI
+# define NI 400
+#endif
+#ifndef NJ
+# define NJ 400
+#endif
+#ifndef NK
+# define NK 400
+#endif
+
+static void kernel_rand_25(DATA_TYPE A[restrict NK][NJ], DATA_TYPE B[restrict NI][NJ], DATA_TYPE C[restrict NI][NJ], DATA_TYPE D[restrict NJ][NK])
+{
+  int i, j, k;
+
+#pragma scop
+  for (k = 0; k < NK; k++)
+    for (i = 0; i < NI; i++)
+      for (j = 0; j < NJ; j++)
+        A[k][j] += 0.25 * B[i][j] * C[i][j];
+  for (k = 0; k < NK; k++)
+    for (j = 0; j < NJ; j++)
+      D[j][k] += 0.5 * A[k][j];
+#pragma endscop
+}
+
+int main(void)
+{
+  DATA_TYPE (*A)[NJ] = corpus_alloc((size_t) NK * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*B)[NJ] = corpus_alloc((size_t) NI * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*C)[NJ] = corpus_alloc((size_t) NI * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*D)[NK] = corpus_alloc((size_t) NJ * NK, sizeof(DATA_TYPE));
+  corpus_init(&A[0][0], (size_t) NK * NJ, 0);
+  corpus_init(&B[0][0], (size_t) NI * NJ, 1);
+  corpus_init(&C[0][0], (size_t) NI * NJ, 2);
+  corpus_init(&D[0][0], (size_t) NJ * NK, 3);
+  kernel_rand_25(A, B, C, D);
+  corpus_dump("A", &A[0][0], (size_t) NK * NJ);
+  corpus_dump("D", &D[0][0], (size_t) NJ * NK);
+  free((void *) A);
+  free((void *) B);
+  free((void *) C);
+  free((void *) D);
+  return 0;
+}

@@ -1,0 +1,55 @@
+/* rand-32: Random affine nest 32 (depth 3, order j, i, k, double).
+ *
+ * Written for tss's kernel corpus (scripts/corpus.py writes this file from its spec).
+ * The loop nest between '#pragma scop' and '#pragma endscop' is what `tss tile`
+ * transforms. Sizes are macros (-DN=...; -DTSS_SMALL picks the tests' small odd
+ * ones), and -DCORPUS_DUMP prints the output arrays exactly.
+ * tss-range: NI=16..2048, NJ=16..2048, NK=16..2048 */
+#include <corpus.h>
+
+#ifdef TSS_SMALL
+# define NI 37
+# define NJ 29
+# define NK 23
+#endif
+#ifndef NI
+# define NI 400
+#endif
+#ifndef NJ
+# define NJ 400
+#endif
+#ifndef NK
+# define NK 400
+#endif
+
+static void kernel_rand_32(DATA_TYPE A[restrict NK][NI], DATA_TYPE B[restrict NI][NJ], DATA_TYPE C[restrict NI][NK])
+{
+  int i, j, k;
+
+#pragma scop
+  for (j = 0; j < NJ; j++)
+    for (i = 0; i < NI; i++)
+      for (k = 0; k < NK; k++)
+        A[k][i] = A[k][i] + 0.1 * B[i][j];
+  for (k = 0; k < NK; k++)
+    for (i = 0; i < NI; i++)
+      C[i][k] += 0.5 * A[k][i];
+#pragma endscop
+}
+
+int main(void)
+{
+  DATA_TYPE (*A)[NI] = corpus_alloc((size_t) NK * NI, sizeof(DATA_TYPE));
+  DATA_TYPE (*B)[NJ] = corpus_alloc((size_t) NI * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*C)[NK] = corpus_alloc((size_t) NI * NK, sizeof(DATA_TYPE));
+  corpus_init(&A[0][0], (size_t) NK * NI, 0);
+  corpus_init(&B[0][0], (size_t) NI * NJ, 1);
+  corpus_init(&C[0][0], (size_t) NI * NK, 2);
+  kernel_rand_32(A, B, C);
+  corpus_dump("A", &A[0][0], (size_t) NK * NI);
+  corpus_dump("C", &C[0][0], (size_t) NI * NK);
+  free((void *) A);
+  free((void *) B);
+  free((void *) C);
+  return 0;
+}
