@@ -7,9 +7,11 @@ seconds). Every variant is that file built differently:
 
   untiled      gcc -O3 -march=native, the loops as written
   tss T:U      `tss tile --tile T --unroll U`, then gcc as above
-  tss predict  `tss predict --mode MODE`: t1 is the model's cubic choice,
-               t6-search times the best predictions, then register tiles
-               and shapes around the fastest (`--refine`)
+  tss predict  `tss predict --mode MODE`: t1 is the model's first choice
+               (a cubic tile with the built-in model; with `--model DIR` of
+               a corpus model, any config of the space or the untiled
+               code), t6-search times the best predictions, then register
+               tiles and shapes around the fastest (`--refine`)
   polly        clang-19 -O3 -march=native -mllvm -polly  (when installed)
   openblas     the SCoP replaced by the CBLAS call, 1 thread (when installed)
   pluto        polycc --tile, and --tile --nounrolljam with tss's best tile
@@ -209,12 +211,15 @@ def bench_kernel(name, args, work, have_blas):
         configs += sample_configs(args.search, 3, random.Random(args.seed * 1000 + sum(map(ord, name))))
     for c in configs:
         variants.append(tss_variant(args.tss, src, c, work))
+    size_arg = ",".join(f"{k}={v}" for k, v in sizes.items())
     for mode in filter(None, args.predict.split(",")):
-        out = work / f"predict-{mode}-{name}.c"
-        size_arg = ",".join(f"{k}={v}" for k, v in sizes.items())
-        said = run([args.tss, "predict", str(src), "--size", size_arg, "--mode", mode, "--no-cache", "-o", str(out)])
-        print(f"{name}: predict {mode}: {said.splitlines()[0] if said else '?'}", flush=True)
-        variants.append(Variant(f"tss predict ({mode})", out, CC, CFLAGS))
+        for model in [None] + args.model:
+            label = mode if model is None else f"{mode}, {Path(model).name}"
+            out = work / f"predict-{label.replace(', ', '-')}-{name}.c"
+            extra = [] if model is None else ["--model", model]
+            said = run([args.tss, "predict", str(src), "--size", size_arg, "--mode", mode, "--no-cache", "-o", str(out)] + extra)
+            print(f"{name}: predict {label}: {said.splitlines()[0] if said else '?'}", flush=True)
+            variants.append(Variant(f"tss predict ({label})", out, CC, CFLAGS))
     if shutil.which("clang-19"):
         variants.append(Variant("polly", src, "clang-19", CFLAGS + ["-mllvm", "-polly"], exact=False))
     if have_blas:
@@ -264,6 +269,7 @@ def main():
     ap.add_argument("--search", type=int, default=0, help="also time K sampled tss configs per kernel")
     ap.add_argument("--seed", type=int, default=1, help="seed of the sampled configs")
     ap.add_argument("--predict", default="t1", help="`tss predict --mode` values, comma-separated ('' to skip); t6-search also refines register tiles and shapes")
+    ap.add_argument("--model", action="append", default=[], help="also predict with this trained model directory (repeatable)")
     ap.add_argument("--pluto-tiles", default="64x64x64", help="tile.sizes for pluto --nounrolljam")
     ap.add_argument("--cc", default="gcc", help="compiler of the untiled and tss variants (e.g. clang-19)")
     ap.add_argument("--cpu", type=int, default=max(0, (os.cpu_count() or 1) - 1), help="core to pin runs to")

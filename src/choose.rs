@@ -138,7 +138,7 @@ impl Kept {
         let c = v.feature_config(d);
         Kept {
             tile: c.as_ref().map_or_else(Vec::new, |c| c.tiles_for(d)),
-            unroll: c.as_ref().filter(|c| c.is_unrolled()).map_or_else(Vec::new, |c| c.unroll.clone()),
+            unroll: c.as_ref().map_or_else(Vec::new, |c| c.unroll_for(d)),
             predicted,
             measured: None,
             untiled: c.is_none(),
@@ -267,7 +267,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         sizes: sizes.to_string(),
         strategy: opts.strategy,
         tile: if original { Vec::new() } else { config.tiles_for(d) },
-        unroll: if config.is_unrolled() && !original { config.written_out(d).unroll } else { Vec::new() },
+        unroll: if original { Vec::new() } else { config.unroll_for(d) },
         predicted: kept[pick].predicted,
         unit: model.meta.config.prediction_unit().to_string(),
         candidates: variants.len(),

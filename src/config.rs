@@ -73,6 +73,12 @@ impl Config {
         Self { tiles: self.tiles_for(d), unroll: (0..d).map(|k| self.unroll(k)).collect() }
     }
 
+    /// The unroll factors written out for a `d`-member band, or none when
+    /// nothing is unrolled: how reports and the choice cache store them.
+    pub fn unroll_for(&self, d: usize) -> Vec<usize> {
+        if self.is_unrolled() { (0..d).map(|k| self.unroll(k)).collect() } else { Vec::new() }
+    }
+
     /// The same config without unrolling.
     pub fn without_unroll(&self) -> Self {
         Self { tiles: self.tiles.clone(), unroll: Vec::new() }
