@@ -242,6 +242,12 @@ enum Command {
         lr: f64,
         #[arg(long, default_value_t = 512)]
         batch: usize,
+        /// Units in each of the two hidden layers (the paper's network has 32).
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=4096))]
+        hidden: u64,
+        /// Dropout before the output layer (0 to switch it off).
+        #[arg(long, default_value_t = 0.2)]
+        dropout: f64,
         /// Seed of the validation split and of the first network (member k uses seed + k).
         #[arg(long, default_value_t = 42)]
         seed: u64,
@@ -582,7 +588,26 @@ fn run(cli: Cli) -> Result<(), Error> {
             );
             Ok(())
         }
-        Command::Train { data, out, set, target, loss, epochs, patience, lr, batch, seed, ensemble, stop_on, test } => {
+        Command::Train {
+            data,
+            out,
+            set,
+            target,
+            loss,
+            epochs,
+            patience,
+            lr,
+            batch,
+            hidden,
+            dropout,
+            seed,
+            ensemble,
+            stop_on,
+            test,
+        } => {
+            if !(0.0..1.0).contains(&dropout) {
+                return Err(Error::Usage(format!("--dropout {dropout}: must lie in [0, 1)")));
+            }
             let cfg = TrainConfig {
                 feature_set: set,
                 target,
@@ -591,6 +616,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 patience,
                 learning_rate: lr,
                 batch_size: batch,
+                hidden: hidden as usize,
+                dropout,
                 seed,
                 ensemble: ensemble as usize,
                 stop_on,

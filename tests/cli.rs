@@ -100,6 +100,10 @@ fn file_problems_are_reported() {
     assert!(!ok && err.contains("the unit is s, m or h"), "{err}");
     let (ok, _, err) = tss(&["adapt", "--budget", "0m"]);
     assert!(!ok && err.contains("is not a duration"), "{err}");
+    let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--dropout", "1"]);
+    assert!(!ok && err.contains("--dropout 1: must lie in [0, 1)"), "{err}");
+    let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--hidden", "0"]);
+    assert!(!ok && err.contains("--hidden"), "{err}");
 }
 
 #[test]
