@@ -118,6 +118,9 @@ def main():
     ap.add_argument("--set", default="registers")
     ap.add_argument("--stop-on", default="loss")
     ap.add_argument("--ensemble", default="1", help="networks per model")
+    ap.add_argument("--hidden", default="32", help="units per hidden layer")
+    ap.add_argument("--dropout", default="0.2")
+    ap.add_argument("--lr", default="5e-4", help="learning rate")
     ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
     ap.add_argument("--without", default="", help="comma-separated families never trained on")
     ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
@@ -148,7 +151,8 @@ def main():
             write_rows(trp, header, tr)
             write_rows(tep, theader, te)
             run([args.tss, "train", "--data", trp, "--out", model, "--set", args.set,
-                 "--target", args.target, "--loss", args.loss, "--stop-on", args.stop_on, "--ensemble", args.ensemble])
+                 "--target", args.target, "--loss", args.loss, "--stop-on", args.stop_on, "--ensemble", args.ensemble,
+                 "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr])
             ev = json.loads(run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"]))
             per = {m: [] for m in methods}
             speedup = []
