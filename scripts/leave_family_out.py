@@ -6,7 +6,9 @@ training rows of every *other* family, then runs `tss eval` on the test rows of 
 held-out family, with the best constant config chosen on those same training rows.
 Prints, per family and pooled over every held-out instance, the geometric-mean TN
 (time over the fastest config timed on the instance) of:
-  - T1 (the model's first pick), and model-guided search with k = 4, 8, 16
+  - T1 (the model's first pick), "cautious c" (the first pick once each
+    prediction is raised by c standard deviations of the ensemble's outputs),
+    and model-guided search with k = 4, 8, 16
     measurements (the k best predictions timed, the fastest kept);
   - the baselines: Pluto's tile 32, the analytical cache rule, the traffic rule
     (least estimated L2 then L1 traffic; needs rows with `traffic` features), the best constant
@@ -44,6 +46,9 @@ DIRS = ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random"]
 # would be. "random" names every fold.
 RANDOM_FOLD = 16
 KS = [4, 8, 16]
+# "cautious c": the lowest prediction plus c standard deviations of the
+# ensemble's outputs (`tss eval`'s "T1 cautious" is c = 1).
+CAUTIONS = [0.5, 1, 2]
 
 
 def family_of():
@@ -92,6 +97,12 @@ def guided_min(cands, k):
     return min(c[1] for c in ranked[:k])
 
 
+def cautious_time(cands, spread, kappa):
+    """Measured time of the lowest log prediction plus kappa ensemble spreads."""
+    key = lambda i: math.log(max(cands[i][2], 1e-300)) + kappa * spread[i]
+    return cands[min(range(len(cands)), key=key)][1]
+
+
 def random_min(cands, k):
     """Expected fastest of k configs drawn without replacement."""
     times = sorted(c[1] for c in cands)
@@ -121,6 +132,9 @@ def main():
     ap.add_argument("--hidden", default="32", help="units per hidden layer")
     ap.add_argument("--dropout", default="0.2")
     ap.add_argument("--lr", default="5e-4", help="learning rate")
+    ap.add_argument("--weight-decay", default="0", help="L2 penalty on the weights")
+    ap.add_argument("--val-by", default="instance", help="early stopping's validation split: instance or kernel")
+    ap.add_argument("--log-inputs", action="store_true", help="wide inputs on a log scale")
     ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
     ap.add_argument("--without", default="", help="comma-separated families never trained on")
     ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
@@ -137,7 +151,7 @@ def main():
     if args.max_instances:
         ii = header.index("instance")
         train = [r for r in train if int(r[ii].split(":")[1]) < args.max_instances]
-    methods = ["T1"] + [f"guided {k}" for k in KS] + ["tile 32", "cache rule", "traffic rule", "constant", "untiled"] + [f"random {k}" for k in KS]
+    methods = ["T1"] + [f"cautious {c}" for c in CAUTIONS] + [f"guided {k}" for k in KS] + ["tile 32", "cache rule", "traffic rule", "constant", "untiled"] + [f"random {k}" for k in KS]
     pooled = {m: [] for m in methods}
     pooled_speedup = []
     lines = []
@@ -152,7 +166,9 @@ def main():
             write_rows(tep, theader, te)
             run([args.tss, "train", "--data", trp, "--out", model, "--set", args.set,
                  "--target", args.target, "--loss", args.loss, "--stop-on", args.stop_on, "--ensemble", args.ensemble,
-                 "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr])
+                 "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr,
+                 "--weight-decay", args.weight_decay, "--val-by", args.val_by]
+                + (["--log-inputs"] if args.log_inputs else []))
             ev = json.loads(run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"]))
             per = {m: [] for m in methods}
             speedup = []
@@ -163,6 +179,8 @@ def main():
                         per[m].append(s[m]["tn"])
                 if inst.get("baseline"):
                     per["untiled"].append(inst["baseline"] / best)
+                for c in CAUTIONS:
+                    per[f"cautious {c}"].append(cautious_time(cands, inst["spread"], c) / best)
                 for k in KS:
                     per[f"guided {k}"].append(guided_min(cands, k) / best)
                     per[f"random {k}"].append(random_min(cands, k) / best)

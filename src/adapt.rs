@@ -145,6 +145,8 @@ fn fine_tune_config(meta: &ModelMeta) -> crate::model::TrainConfig {
     cfg.max_epochs = 150;
     cfg.patience = 30;
     cfg.validation = 0.25;
+    // A few kernels: holding whole ones out would leave too few to train on.
+    cfg.val_by = crate::model::ValBy::Instance;
     cfg
 }
 

@@ -15,7 +15,7 @@ use tss::harness::{Mode, Variant};
 use tss::instance::{Ranges, Sizes};
 use tss::machine::{Caches, parse_bytes};
 use tss::model::source::ModelSource;
-use tss::model::{Loss, StopOn, Target, TrainConfig};
+use tss::model::{Loss, StopOn, Target, TrainConfig, ValBy};
 use tss::select::Strategy;
 use tss::{Config, Error, TileOptions, dataset, eval};
 
@@ -248,6 +248,19 @@ enum Command {
         /// Dropout before the output layer (0 to switch it off).
         #[arg(long, default_value_t = 0.2)]
         dropout: f64,
+        /// L2 penalty on the weights (0 = none, as in the paper).
+        #[arg(long, default_value_t = 0.0)]
+        weight_decay: f64,
+        /// Scale the inputs that span orders of magnitude (extents, tile sizes, working
+        /// sets) by their logarithm before min-max scaling, so that tiles of 8 and 64 differ
+        /// as much to the network as 128 and 1024.
+        #[arg(long)]
+        log_inputs: bool,
+        /// What the validation split (a tenth, used for early stopping) holds out whole:
+        /// `instance`s, or `kernel`s, so that the kept epoch is the one that does best on
+        /// kernels the network never saw.
+        #[arg(long, default_value = "instance")]
+        val_by: ValBy,
         /// Seed of the validation split and of the first network (member k uses seed + k).
         #[arg(long, default_value_t = 42)]
         seed: u64,
@@ -600,6 +613,9 @@ fn run(cli: Cli) -> Result<(), Error> {
             batch,
             hidden,
             dropout,
+            weight_decay,
+            log_inputs,
+            val_by,
             seed,
             ensemble,
             stop_on,
@@ -607,6 +623,9 @@ fn run(cli: Cli) -> Result<(), Error> {
         } => {
             if !(0.0..1.0).contains(&dropout) {
                 return Err(Error::Usage(format!("--dropout {dropout}: must lie in [0, 1)")));
+            }
+            if !(0.0..1.0).contains(&weight_decay) {
+                return Err(Error::Usage(format!("--weight-decay {weight_decay}: must lie in [0, 1)")));
             }
             let cfg = TrainConfig {
                 feature_set: set,
@@ -618,6 +637,9 @@ fn run(cli: Cli) -> Result<(), Error> {
                 batch_size: batch,
                 hidden: hidden as usize,
                 dropout,
+                weight_decay,
+                log_inputs,
+                val_by,
                 seed,
                 ensemble: ensemble as usize,
                 stop_on,

@@ -104,6 +104,10 @@ fn file_problems_are_reported() {
     assert!(!ok && err.contains("--dropout 1: must lie in [0, 1)"), "{err}");
     let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--hidden", "0"]);
     assert!(!ok && err.contains("--hidden"), "{err}");
+    let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--weight-decay", "1.5"]);
+    assert!(!ok && err.contains("--weight-decay 1.5: must lie in [0, 1)"), "{err}");
+    let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--val-by", "family"]);
+    assert!(!ok && err.contains("instance or kernel"), "{err}");
 }
 
 #[test]

@@ -123,6 +123,50 @@ impl FromStr for StopOn {
     }
 }
 
+/// What the validation split keeps together: the instances held out to
+/// choose the epoch are whole instances, or every instance of whole kernels.
+/// Held-out kernels make early stopping (and hyperparameters chosen on the
+/// validation score) favour what carries over to kernels the network never
+/// saw, which is what users' kernels are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum ValBy {
+    /// Models saved before `val_by` existed split by instance.
+    #[default]
+    Instance,
+    Kernel,
+}
+
+impl ValBy {
+    /// The part of a sample's `kernel|sizes` group that the split keeps whole.
+    pub fn key(self, group: &str) -> &str {
+        match self {
+            ValBy::Instance => group,
+            ValBy::Kernel => group.split('|').next().unwrap_or(group),
+        }
+    }
+}
+
+impl fmt::Display for ValBy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ValBy::Instance => "instance",
+            ValBy::Kernel => "kernel",
+        })
+    }
+}
+
+impl FromStr for ValBy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ValBy, String> {
+        match s {
+            "instance" => Ok(ValBy::Instance),
+            "kernel" => Ok(ValBy::Kernel),
+            _ => Err(format!("unknown validation split '{s}' (instance or kernel)")),
+        }
+    }
+}
+
 /// What training minimises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -160,25 +204,61 @@ impl FromStr for Loss {
     }
 }
 
-/// Min-max scaling of every input column to [0, 1], fitted on training rows.
+/// Min-max scaling of every input column to [0, 1], fitted on training rows,
+/// after a logarithm on the columns that span orders of magnitude.
+///
+/// Extents, tile sizes and working sets run from 1 to 10^4 and more.
+/// Scaled linearly, tiles of 8, 16 and 64 all land within 0.005 of each
+/// other, and the network cannot tell apart the configs whose times differ
+/// most; on a log scale every doubling moves the input by the same step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Normalizer {
+    /// Of each column after its logarithm, if it takes one.
     pub min: Vec<f64>,
     pub max: Vec<f64>,
+    /// Per column, `Some(floor)`: the column is scaled as `ln(max(x, floor))`,
+    /// `floor` its smallest positive training value. Models saved before
+    /// this existed scale every column linearly (an empty list).
+    #[serde(default)]
+    pub log_floor: Vec<Option<f64>>,
 }
 
+/// A column goes on a log scale when it is never negative, reaches this
+/// much, and its largest value is [`LOG_RATIO`] times its smallest positive
+/// one (fractions in [0, 1], flags and small counts stay linear).
+const LOG_MIN_MAX: f64 = 16.0;
+const LOG_RATIO: f64 = 64.0;
+
 impl Normalizer {
-    pub fn fit(rows: &[Vec<f64>]) -> Normalizer {
+    /// Fits the scaling to `rows`; `log` lets wide columns take a logarithm
+    /// (else every column is linear, as models before it were).
+    pub fn fit(rows: &[Vec<f64>], log: bool) -> Normalizer {
         let d = rows.first().map_or(0, |r| r.len());
-        let mut min = vec![f64::INFINITY; d];
-        let mut max = vec![f64::NEG_INFINITY; d];
+        let column = |k: usize| rows.iter().map(move |r| r[k]);
+        let log_floor: Vec<Option<f64>> = (0..d)
+            .map(|k| {
+                let (lo, hi) = column(k).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+                let floor = column(k).filter(|&v| v > 0.0).fold(f64::INFINITY, f64::min);
+                (log && lo >= 0.0 && hi >= LOG_MIN_MAX && hi >= LOG_RATIO * floor).then_some(floor)
+            })
+            .collect();
+        let mut n = Normalizer { min: vec![f64::INFINITY; d], max: vec![f64::NEG_INFINITY; d], log_floor };
         for r in rows {
-            for (k, &v) in r.iter().enumerate() {
-                min[k] = min[k].min(v);
-                max[k] = max[k].max(v);
+            for k in 0..d {
+                let v = n.scaled(k, r[k]);
+                n.min[k] = n.min[k].min(v);
+                n.max[k] = n.max[k].max(v);
             }
         }
-        Normalizer { min, max }
+        n
+    }
+
+    /// Column `k`'s value before the min-max step.
+    fn scaled(&self, k: usize, v: f64) -> f64 {
+        match self.log_floor.get(k).copied().flatten() {
+            Some(floor) => v.max(floor).ln(),
+            None => v,
+        }
     }
 
     /// Scaled value; a constant column maps to 0.
@@ -187,7 +267,7 @@ impl Normalizer {
             .enumerate()
             .map(|(k, &v)| {
                 let span = self.max[k] - self.min[k];
-                if span > 0.0 { ((v - self.min[k]) / span) as f32 } else { 0.0 }
+                if span > 0.0 { ((self.scaled(k, v) - self.min[k]) / span) as f32 } else { 0.0 }
             })
             .collect()
     }
@@ -198,7 +278,8 @@ impl Normalizer {
         (0..row.len())
             .filter(|&k| {
                 let span = (self.max[k] - self.min[k]).max(1e-12);
-                row[k] < self.min[k] - slack * span || row[k] > self.max[k] + slack * span
+                let v = self.scaled(k, row[k]);
+                v < self.min[k] - slack * span || v > self.max[k] + slack * span
             })
             .collect()
     }
@@ -218,8 +299,19 @@ pub struct TrainConfig {
     pub max_epochs: usize,
     /// Stop after this many epochs without a better validation score.
     pub patience: usize,
-    /// Fraction of instances held out for validation (the paper's 9 : 1).
+    /// Fraction of instances (or of kernels, see `val_by`) held out for
+    /// validation (the paper's 9 : 1).
     pub validation: f64,
+    #[serde(default)]
+    pub val_by: ValBy,
+    /// L2 penalty on the weights (0: none, as in the paper). Models saved
+    /// before it existed had none.
+    #[serde(default)]
+    pub weight_decay: f64,
+    /// Whether wide input columns take a logarithm before scaling (see
+    /// [`Normalizer`]). Models saved before it existed were linear.
+    #[serde(default)]
+    pub log_inputs: bool,
     pub seed: u64,
     /// Networks trained from seeds `seed`, `seed + 1`, ... on the same split;
     /// a prediction averages their outputs (for log-time, a geometric mean of
@@ -265,6 +357,9 @@ impl Default for TrainConfig {
             max_epochs: 400,
             patience: 40,
             validation: 0.1,
+            val_by: ValBy::Instance,
+            weight_decay: 0.0,
+            log_inputs: false,
             seed: 42,
             ensemble: 1,
             stop_on: StopOn::Ranking,
@@ -279,10 +374,33 @@ mod tests {
 
     #[test]
     fn normalizer_scales_and_flags_outliers() {
-        let n = Normalizer::fit(&[vec![0.0, 5.0], vec![10.0, 5.0]]);
+        let n = Normalizer::fit(&[vec![0.0, 5.0], vec![10.0, 5.0]], true);
         assert_eq!(n.apply(&[5.0, 5.0]), vec![0.5, 0.0]);
         assert_eq!(n.outside(&[30.0, 5.0], 0.5), vec![0]);
         assert!(n.outside(&[12.0, 5.0], 0.5).is_empty());
+    }
+
+    #[test]
+    fn wide_columns_are_scaled_by_their_logarithm() {
+        // Tile sizes 8..1024 go on a log scale (each doubling one step); a
+        // fraction, a signed column and a narrow count stay linear.
+        let rows: Vec<Vec<f64>> =
+            (3..=10).map(|e| vec![f64::from(1 << e), f64::from(e) / 10.0, f64::from(e) - 5.0, f64::from(e)]).collect();
+        let n = Normalizer::fit(&rows, true);
+        assert_eq!(n.log_floor, vec![Some(8.0), None, None, None]);
+        let x: Vec<f32> = rows.iter().map(|r| n.apply(r)[0]).collect();
+        for w in x.windows(2) {
+            assert!((w[1] - w[0] - 1.0 / 7.0).abs() < 1e-6, "{x:?}");
+        }
+        assert_eq!(n.apply(&[0.0, 0.3, 0.0, 3.0])[0], 0.0, "below the floor: the floor");
+        assert_eq!(n.outside(&[1e6, 0.5, 0.0, 5.0], 0.5), vec![0]);
+        // Linear when asked, and for models saved before the floors existed.
+        let linear = Normalizer::fit(&rows, false);
+        assert!(linear.log_floor.iter().all(Option::is_none));
+        assert!(linear.apply(&rows[1])[0] < 0.01);
+        let mut v = serde_json::to_value(&linear).unwrap();
+        v.as_object_mut().unwrap().remove("log_floor");
+        assert_eq!(serde_json::from_value::<Normalizer>(v).unwrap().apply(&rows[1]), linear.apply(&rows[1]));
     }
 
     #[test]
@@ -326,7 +444,7 @@ pub fn fit(
         return Err(format!("{} mixes serial and parallel rows; train one mode at a time", list.join(", ")));
     }
     let samples = train::samples(&records, cfg.feature_set);
-    let (_, val_idx) = train::split(&samples, cfg.validation, cfg.seed);
+    let (_, val_idx) = train::split(&samples, &cfg);
     let val_groups: BTreeSet<&str> = val_idx.iter().map(|&i| samples[i].group.as_str()).collect();
     let trained = train::train(&samples, &cfg, progress)?;
     let machine = crate::dataset::one_machine(data, &records)?;

@@ -1,5 +1,5 @@
 //! Training: Huber loss, RMSProp, mini-batches, a validation split by
-//! instance and early stopping on the validation ranking of tiles (or loss),
+//! instance (or kernel) and early stopping on the validation ranking of tiles (or loss),
 //! once per ensemble member
 //! (same split and normalisation, different initialisation and batch order).
 
@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use burn::module::AutodiffModule;
 use burn::nn::loss::{HuberLossConfig, Reduction};
+use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{GradientsParams, Optimizer, RmsPropConfig};
 use burn::tensor::activation::softplus;
 use burn::tensor::backend::Backend as _;
@@ -46,13 +47,15 @@ pub fn samples(records: &[Record], set: FeatureSet) -> Vec<Sample> {
         .collect()
 }
 
-/// Splits sample indices into (train, validation) by instance.
-pub fn split(samples: &[Sample], validation: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
-    let mut groups: Vec<&str> = samples.iter().map(|s| s.group.as_str()).collect::<BTreeSet<_>>().into_iter().collect();
-    groups.shuffle(&mut StdRng::seed_from_u64(seed));
-    let n_val = ((groups.len() as f64 * validation).round() as usize).min(groups.len().saturating_sub(1));
-    let val: BTreeSet<&str> = groups[..n_val].iter().copied().collect();
-    (0..samples.len()).partition(|&i| !val.contains(samples[i].group.as_str()))
+/// Splits sample indices into (train, validation) by instance or by
+/// kernel (`cfg.val_by`), holding out `cfg.validation` of them.
+pub fn split(samples: &[Sample], cfg: &TrainConfig) -> (Vec<usize>, Vec<usize>) {
+    let key = |i: usize| cfg.val_by.key(&samples[i].group);
+    let mut keys: Vec<&str> = (0..samples.len()).map(key).collect::<BTreeSet<_>>().into_iter().collect();
+    keys.shuffle(&mut StdRng::seed_from_u64(cfg.seed));
+    let n_val = ((keys.len() as f64 * cfg.validation).round() as usize).min(keys.len().saturating_sub(1));
+    let val: BTreeSet<&str> = keys[..n_val].iter().copied().collect();
+    (0..samples.len()).partition(|&i| !val.contains(key(i)))
 }
 
 /// A trained ensemble with what it needs to predict.
@@ -206,9 +209,9 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
         return Err("no usable rows (status ok, tiled, with features) to train on".into());
     }
     check_loss(cfg)?;
-    let (tr, va) = split(samples, cfg.validation, cfg.seed);
+    let (tr, va) = split(samples, cfg);
     let instances = |idx: &[usize]| idx.iter().map(|&i| samples[i].group.as_str()).collect::<BTreeSet<_>>().len();
-    let normalizer = Normalizer::fit(&tr.iter().map(|&i| samples[i].x.clone()).collect::<Vec<_>>());
+    let normalizer = Normalizer::fit(&tr.iter().map(|&i| samples[i].x.clone()).collect::<Vec<_>>(), cfg.log_inputs);
     let (xs, ys) = encode(samples, &normalizer, cfg);
     let data = Split::new(samples, &xs, &ys, &tr, &va);
     let mut members = Vec::new();
@@ -250,7 +253,12 @@ fn train_member(
         Some(net) => to_autodiff(net, Mlp::new(xs[0].len(), cfg.hidden, cfg.dropout, &device), &device)?,
         None => Mlp::new(xs[0].len(), cfg.hidden, cfg.dropout, &device),
     };
-    let mut optim = RmsPropConfig::new().with_alpha(0.9).with_momentum(0.0).init::<TrainBackend, Mlp<TrainBackend>>();
+    let decay = (cfg.weight_decay > 0.0).then(|| WeightDecayConfig::new(cfg.weight_decay as f32));
+    let mut optim = RmsPropConfig::new()
+        .with_alpha(0.9)
+        .with_momentum(0.0)
+        .with_weight_decay(decay)
+        .init::<TrainBackend, Mlp<TrainBackend>>();
     let huber = HuberLossConfig::new(cfg.huber_delta).init();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut order = tr.to_vec();
@@ -326,7 +334,7 @@ pub fn fine_tune(
         return Err("no usable rows (status ok, tiled, with features) to adapt on".into());
     }
     check_loss(cfg)?;
-    let (tr, va) = split(samples, cfg.validation, cfg.seed);
+    let (tr, va) = split(samples, cfg);
     let (xs, ys) = encode(samples, normalizer, cfg);
     let data = Split::new(samples, &xs, &ys, &tr, &va);
     let mut nets = Vec::new();
@@ -559,5 +567,28 @@ mod tests {
         assert_eq!((old.ensemble, old.stop_on), (1, StopOn::Loss));
         assert_eq!("ranking".parse::<StopOn>().unwrap().to_string(), "ranking");
         assert!("best".parse::<StopOn>().is_err());
+        let mut v = serde_json::to_value(TrainConfig::default()).unwrap();
+        v.as_object_mut().unwrap().retain(|k, _| k != "val_by" && k != "weight_decay");
+        let old: TrainConfig = serde_json::from_value(v).unwrap();
+        assert_eq!((old.val_by, old.weight_decay), (crate::model::ValBy::Instance, 0.0));
+    }
+
+    #[test]
+    fn kernel_split_holds_out_whole_kernels() {
+        use crate::model::ValBy;
+        // 10 kernels of 5 instances of 3 rows each.
+        let samples: Vec<Sample> = (0..150)
+            .map(|i| Sample { group: format!("k{}|N={}", i / 15, i / 3 % 5), x: vec![0.0], seconds: 1.0 })
+            .collect();
+        let kernel = |i: &usize| samples[*i].group.split('|').next().unwrap().to_string();
+        let by_kernel = TrainConfig { val_by: ValBy::Kernel, validation: 0.2, ..TrainConfig::default() };
+        let (tr, va) = split(&samples, &by_kernel);
+        let (tk, vk): (BTreeSet<_>, BTreeSet<_>) = (tr.iter().map(kernel).collect(), va.iter().map(kernel).collect());
+        assert_eq!((tk.len(), vk.len(), va.len()), (8, 2, 30));
+        assert!(tk.is_disjoint(&vk));
+        // By instance, a tenth of the 50 instances, drawn across kernels.
+        let (_, va) = split(&samples, &TrainConfig { validation: 0.1, ..TrainConfig::default() });
+        assert_eq!(va.len(), 15);
+        assert!("kernel".parse::<ValBy>().unwrap() == ValBy::Kernel && "family".parse::<ValBy>().is_err());
     }
 }
