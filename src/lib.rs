@@ -402,7 +402,8 @@ pub fn explain(reports: &[ScopReport], opts: &TileOptions) -> String {
                 let sizes: Vec<String> =
                     (0..b.members.len()).map(|m| format!("{}={}", poly::tile::tile_param(m), opts.size(m))).collect();
                 let order: Vec<&str> = b.point_order.iter().map(|&m| b.names[m].as_str()).collect();
-                let _ = writeln!(s, "      tiled: {}; intra-tile order {}", sizes.join(" "), order.join(","));
+                let sunk = if b.sunk { " (the last innermost, below the band's inner loops)" } else { "" };
+                let _ = writeln!(s, "      tiled: {}; intra-tile order {}{sunk}", sizes.join(" "), order.join(","));
             } else {
                 let _ = writeln!(
                     s,

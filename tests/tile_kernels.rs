@@ -118,6 +118,28 @@ fn matmul_has_plutos_structure() {
     assert!(code.contains("#pragma GCC ivdep\n") && code.contains("C[i][j] += A[i][k] * B[k][j];"));
 }
 
+/// conv2d's band is `y, x, k, r`; the sums over `s` and `c` stay inside it.
+/// The parallel, stride-1 `k` runs below them, where the source had it, so
+/// the innermost loop vectorises instead of being a chain of scalar sums.
+#[test]
+fn a_parallel_member_runs_below_the_loops_inside_its_band() {
+    let k = root().join("corpus/nn/conv2d-nhwc.c");
+    let (code, reports) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
+    let generated = &code[code.find("/* tss:").unwrap()..];
+    let loops: Vec<&str> = generated
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("for ("))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(loops[loops.len() - 3..], ["s", "c", "k"], "{generated}");
+    let band = reports[0].bands.iter().find(|b| b.tiled).unwrap();
+    assert!(band.sunk && band.coincident[band.point_order[band.point_order.len() - 1]]);
+    // A band that is the whole nest keeps its point loops together.
+    let m = root().join("polybench/paper/matmul.c");
+    let (_, reports) = tss::tile_source(&m, &std::fs::read_to_string(&m).unwrap(), &TileOptions::default()).unwrap();
+    assert!(!reports[0].bands[0].sunk);
+}
+
 #[test]
 fn stencils_are_skewed() {
     for k in ["polybench/stencils/seidel-2d.c", "polybench/stencils/jacobi-2d.c"] {

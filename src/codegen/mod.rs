@@ -229,7 +229,8 @@ impl<'a> Printer<'a> {
             .filter(|b| b.tiled)
             .map(|b| {
                 let order: Vec<&str> = b.point_order.iter().map(|&k| b.names[k].as_str()).collect();
-                format!("[{}] tiled, intra-tile order {}", b.names.join(","), order.join(","))
+                let sunk = if b.sunk { " (the last innermost, below the band's inner loops)" } else { "" };
+                format!("[{}] tiled, intra-tile order {}{sunk}", b.names.join(","), order.join(","))
             })
             .collect();
         let what = if tiled_bands.is_empty() { "no tileable band".to_string() } else { tiled_bands.join("; ") };

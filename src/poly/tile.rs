@@ -64,6 +64,10 @@ pub struct Band {
     pub tiled: bool,
     /// Intra-tile loop order, outermost first, as member indices.
     pub point_order: Vec<usize>,
+    /// The last point loop of `point_order` runs below the loops of the
+    /// band's subtree (see [`Tiler::sink_member`]) rather than right after
+    /// the other point loops.
+    pub sunk: bool,
     /// Member whose loop carries `omp parallel for`, if any.
     pub parallel_member: Option<usize>,
     /// No member is parallel (time-skewed stencils): the tiles of the first
@@ -100,6 +104,19 @@ pub struct TiledSchedule {
     pub bands: Vec<Band>,
     /// Number of tile-size parameters used (`TSS_T1..TSS_Tn`).
     pub tile_dims: usize,
+}
+
+/// Whether the subtree at `node` holds a band (a loop).
+fn has_band(node: &ScheduleNode) -> Result<bool, PolyError> {
+    if node.get_type()? == ScheduleNodeType::Band {
+        return Ok(true);
+    }
+    for c in 0..node.n_children()? {
+        if has_band(&node.get_child(c)?)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Name of the tile-size parameter of band member `k` (0-based).
@@ -227,7 +244,12 @@ impl Tiler<'_> {
         let permutable = node.band_get_permutable()?;
         let rows = self.band_rows(node, d)?;
         let tiled = permutable && d >= 2 && !path.in_tiled;
-        let point_order = if tiled { self.point_order(&rows, &coincident) } else { (0..d).collect() };
+        let sink = if tiled && has_band(&node.get_child(0)?)? { self.sink_member(&rows, &coincident) } else { None };
+        let point_order = match (tiled, sink) {
+            (true, Some(m)) => (0..d).filter(|&k| k != m).chain([m]).collect(),
+            (true, None) => self.point_order(&rows, &coincident),
+            (false, _) => (0..d).collect(),
+        };
         let parallel_member = if path.parallel_done { None } else { (0..d).find(|&k| coincident[k]) };
         let wavefront = tiled && parallel_member.is_none() && !path.parallel_done;
 
@@ -236,6 +258,10 @@ impl Tiler<'_> {
         inner.parallel_done |= parallel_member.is_some() || wavefront;
         let names: Vec<String> = (0..d).map(|k| self.member_name(&rows, k, &mut inner.names)).collect();
         let mut dims = Vec::new();
+        let sunk_map = match sink {
+            Some(m) => Some(partial.copy()?.apply_range(self.member(d, m)?)?),
+            None => None,
+        };
         let piece = if tiled {
             self.tile_dims = self.tile_dims.max(d);
             for (k, point) in names.iter().enumerate() {
@@ -255,7 +281,7 @@ impl Tiler<'_> {
                     ivdep,
                 });
             }
-            partial.apply_range(self.relaxed_tiling(d, &point_order)?)?
+            partial.apply_range(self.relaxed_tiling(d, &point_order[..d - usize::from(sink.is_some())])?)?
         } else {
             for (k, name) in names.iter().enumerate() {
                 dims.push(Dim {
@@ -278,15 +304,52 @@ impl Tiler<'_> {
             permutable,
             coincident,
             tiled,
-            point_order,
+            point_order: point_order.clone(),
+            sunk: sink.is_some(),
             parallel_member,
             wavefront,
             names,
             rows,
         });
         let (child, child_dims) = self.node(&node.get_child(0)?, &inner)?;
+        let sunk_dim = if sink.is_some() { dims.pop() } else { None };
         dims.extend(child_dims);
-        Ok((piece.flat_range_product(child)?, dims))
+        let map = piece.flat_range_product(child)?;
+        match (sunk_map, sunk_dim) {
+            (Some(last), Some(dim)) => {
+                dims.push(dim);
+                Ok((map.flat_range_product(last)?, dims))
+            }
+            _ => Ok((map, dims)),
+        }
+    }
+
+    /// The band member to run innermost, below the loops of the band's
+    /// subtree, if any: the coincident member along which references are
+    /// most often stride-1 or invariant, when that beats none of them.
+    ///
+    /// A band that is not the whole nest leaves its subtree's loops inside
+    /// its point loops, and those are often reductions (conv2d's `s, c`
+    /// under `y, x, k, r`, a product's sum over `i` under `k, j`): scalar
+    /// chains that do not vectorise, over strided reads, where the source's
+    /// own innermost loop was a stride-1 parallel one. A coincident member
+    /// has no dependence distance left at the band (ISL's coincidence, which
+    /// `ivdep` already relies on), so moving its point loop inward past any
+    /// number of loops keeps every dependence in order.
+    fn sink_member(&self, rows: &BandRows, coincident: &[bool]) -> Option<usize> {
+        (0..coincident.len())
+            .rev()
+            .filter(|&k| coincident[k])
+            .map(|k| (self.stride_score(rows, k), k))
+            .max_by_key(|&(score, _)| score)
+            .filter(|&(score, _)| score > 0)
+            .map(|(_, k)| k)
+    }
+
+    /// `{ [s] -> [s_m] }` on a `d`-member band.
+    fn member(&self, d: usize, m: usize) -> Result<UnionMap, PolyError> {
+        let s: Vec<String> = (0..d).map(|k| format!("s{k}")).collect();
+        Ok(UnionMap::read_from_str(self.ctx, &format!("{{ [{}] -> [{}] }}", s.join(", "), s[m]))?)
     }
 
     /// `{ [s] -> [o, s permuted] : o_k <= s_k <= o_k + T_k - 1 }`.
@@ -346,23 +409,7 @@ impl Tiler<'_> {
     /// inside a tile of a permutable band.
     fn point_order(&self, rows: &BandRows, coincident: &[bool]) -> Vec<usize> {
         let d = coincident.len();
-        let score = |k: usize| -> i64 {
-            let mut sc = i64::from(coincident[k]);
-            for (s, r) in rows {
-                let Some(r) = r else { continue };
-                let stmt = &self.scop.statements[*s];
-                let m: Vec<Vec<i64>> = r.iter().map(|(c, _)| c.clone()).collect();
-                let dir = direction(&m, k);
-                for a in &stmt.accesses {
-                    sc += match classify(stmt, a, dir.as_deref()) {
-                        Stride::Unit => 2,
-                        Stride::Invariant => 1,
-                        Stride::Other => -2,
-                    };
-                }
-            }
-            sc
-        };
+        let score = |k: usize| i64::from(coincident[k]) + self.stride_score(rows, k);
         let best = (0..d).rev().max_by_key(|&k| score(k)).unwrap_or(d - 1);
         // The other point loops keep the source nesting order where a member
         // is a plain source iterator (ISL may have reordered the band), else
@@ -376,6 +423,26 @@ impl Tiler<'_> {
         let mut outer: Vec<usize> = (0..d).filter(|&k| k != best).collect();
         outer.sort_by_key(|&k| (depth(k), k));
         outer.into_iter().chain([best]).collect()
+    }
+
+    /// Over every reference of the band's statements, +2 when the reference
+    /// is stride-1 along member `k`, +1 when invariant, -2 otherwise.
+    fn stride_score(&self, rows: &BandRows, k: usize) -> i64 {
+        let mut sc = 0;
+        for (s, r) in rows {
+            let Some(r) = r else { continue };
+            let stmt = &self.scop.statements[*s];
+            let m: Vec<Vec<i64>> = r.iter().map(|(c, _)| c.clone()).collect();
+            let dir = direction(&m, k);
+            for a in &stmt.accesses {
+                sc += match classify(stmt, a, dir.as_deref()) {
+                    Stride::Unit => 2,
+                    Stride::Invariant => 1,
+                    Stride::Other => -2,
+                };
+            }
+        }
+        sc
     }
 
     /// The source iterator a member equals on every statement, else `c`.
