@@ -245,6 +245,7 @@ impl Tiler<'_> {
         let rows = self.band_rows(node, d)?;
         let tiled = permutable && d >= 2 && !path.in_tiled;
         let sink = if tiled && has_band(&node.get_child(0)?)? { self.sink_member(&rows, &coincident) } else { None };
+        // A sunk member goes last; the others keep the band's order.
         let point_order = match (tiled, sink) {
             (true, Some(m)) => (0..d).filter(|&k| k != m).chain([m]).collect(),
             (true, None) => self.point_order(&rows, &coincident),
