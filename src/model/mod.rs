@@ -244,8 +244,8 @@ impl Normalizer {
             .collect();
         let mut n = Normalizer { min: vec![f64::INFINITY; d], max: vec![f64::NEG_INFINITY; d], log_floor };
         for r in rows {
-            for k in 0..d {
-                let v = n.scaled(k, r[k]);
+            for (k, &x) in r.iter().enumerate() {
+                let v = n.scaled(k, x);
                 n.min[k] = n.min[k].min(v);
                 n.max[k] = n.max[k].max(v);
             }
