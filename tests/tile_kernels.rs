@@ -101,18 +101,21 @@ kernel_tests! {
     solver_cholesky => "solvers/cholesky.c",
 }
 
+/// The iterators of the generated loops, outermost first.
+fn loop_order(code: &str) -> Vec<&str> {
+    code[code.find("/* tss:").unwrap()..]
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("for ("))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect()
+}
+
 /// Pluto's structure for matmul: three tile loops outside, point loops i, k, j.
 #[test]
 fn matmul_has_plutos_structure() {
     let k = root().join("polybench/paper/matmul.c");
     let (code, reports) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
-    let generated = &code[code.find("/* tss:").unwrap()..];
-    let loops: Vec<&str> = generated
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("for ("))
-        .map(|l| l.split(' ').next().unwrap())
-        .collect();
-    assert_eq!(loops, ["i_t", "j_t", "k_t", "i", "k", "j"]);
+    assert_eq!(loop_order(&code), ["i_t", "j_t", "k_t", "i", "k", "j"]);
     let band = &reports[0].bands[0];
     assert!(band.tiled && band.permutable);
     assert!(code.contains("#pragma GCC ivdep\n") && code.contains("C[i][j] += A[i][k] * B[k][j];"));
@@ -125,13 +128,8 @@ fn matmul_has_plutos_structure() {
 fn a_parallel_member_runs_below_the_loops_inside_its_band() {
     let k = root().join("corpus/nn/conv2d-nhwc.c");
     let (code, reports) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
-    let generated = &code[code.find("/* tss:").unwrap()..];
-    let loops: Vec<&str> = generated
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("for ("))
-        .map(|l| l.split(' ').next().unwrap())
-        .collect();
-    assert_eq!(loops[loops.len() - 3..], ["s", "c", "k"], "{generated}");
+    let loops = loop_order(&code);
+    assert_eq!(loops[loops.len() - 3..], ["s", "c", "k"], "{code}");
     let band = reports[0].bands.iter().find(|b| b.tiled).unwrap();
     assert!(band.sunk && band.coincident[band.point_order[band.point_order.len() - 1]]);
     // A band that is the whole nest keeps its point loops together.
