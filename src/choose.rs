@@ -71,6 +71,9 @@ pub struct Kept {
     /// describe unrolling rank register tiles).
     #[serde(default)]
     pub unroll: Vec<usize>,
+    /// [`Config::sink`].
+    #[serde(default = "yes")]
+    pub sink: bool,
     pub predicted: f64,
     /// Measured median seconds (T6-Search only).
     pub measured: Option<f64>,
@@ -92,6 +95,9 @@ pub struct Choice {
     /// into the code, not a macro.
     #[serde(default)]
     pub unroll: Vec<usize>,
+    /// [`Config::sink`] of the choice.
+    #[serde(default = "yes")]
+    pub sink: bool,
     pub predicted: f64,
     /// What predictions are ([`crate::model::TrainConfig::prediction_unit`]).
     #[serde(default = "seconds")]
@@ -119,6 +125,11 @@ pub struct Choice {
     pub code: String,
 }
 
+/// [`Config::sink`] of choices cached before it existed.
+fn yes() -> bool {
+    true
+}
+
 /// Unit of choices cached before units were recorded.
 fn seconds() -> String {
     " s".into()
@@ -126,7 +137,7 @@ fn seconds() -> String {
 
 impl Kept {
     pub fn config(&self) -> Config {
-        Config { tiles: self.tile.clone(), unroll: self.unroll.clone() }
+        Config { tiles: self.tile.clone(), unroll: self.unroll.clone(), sink: self.sink }
     }
 
     /// How reports name it: the config, or `untiled`.
@@ -139,6 +150,7 @@ impl Kept {
         Kept {
             tile: c.as_ref().map_or_else(Vec::new, |c| c.tiles_for(d)),
             unroll: c.as_ref().map_or_else(Vec::new, |c| c.unroll_for(d)),
+            sink: c.as_ref().is_none_or(|c| c.sink),
             predicted,
             measured: None,
             untiled: c.is_none(),
@@ -149,7 +161,7 @@ impl Kept {
 impl Choice {
     /// The chosen transformation.
     pub fn config(&self) -> Config {
-        Config { tiles: self.tile.clone(), unroll: self.unroll.clone() }
+        Config { tiles: self.tile.clone(), unroll: self.unroll.clone(), sink: self.sink }
     }
     /// `-DTSS_T1=64 -DTSS_T2=64 ...`
     pub fn defines(&self) -> String {
@@ -268,6 +280,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         strategy: opts.strategy,
         tile: if original { Vec::new() } else { config.tiles_for(d) },
         unroll: if original { Vec::new() } else { config.unroll_for(d) },
+        sink: original || config.sink,
         predicted: kept[pick].predicted,
         unit: model.meta.config.prediction_unit().to_string(),
         candidates: variants.len(),

@@ -12,6 +12,14 @@
 //! is the cubic tile 32 and `unroll = [4]` unrolls every outer point loop by 4.
 //! Tile sizes stay run-time macros in the generated code; unroll factors are
 //! compile-time constants, so each distinct unroll list is its own code.
+//!
+//! A config also says whether a band that leaves loops inside it runs its
+//! best parallel member below them ([`Config::sink`], see
+//! `poly::tile::Tiler::sink_member`). Neither order wins everywhere: sinking
+//! gives a stride-1 vector loop when the loops below are long reductions,
+//! and costs a sweep over the output per inner iteration when they are a
+//! few short ones that gcc unrolls whole. So it is a choice the model and
+//! the search make per instance, like the tile sizes.
 
 use std::fmt;
 use std::str::FromStr;
@@ -23,6 +31,10 @@ pub struct Config {
     pub tiles: Vec<usize>,
     /// Unroll-and-jam factor per band member; the last repeats (1 when empty).
     pub unroll: Vec<usize>,
+    /// Whether a band with loops inside it runs its best parallel member
+    /// innermost, below those loops (the default). Bands without such loops
+    /// or without such a member ignore it.
+    pub sink: bool,
 }
 
 impl Default for Config {
@@ -31,6 +43,9 @@ impl Default for Config {
     }
 }
 
+/// How [`Config::sink`]`= false` is written after the sizes and factors.
+pub const NO_SINK: &str = "/nosink";
+
 /// Largest unroll factor accepted: the jammed body grows as the product of
 /// the factors, and beyond 16 per loop no register file holds the tile.
 pub const MAX_UNROLL: usize = 16;
@@ -38,12 +53,22 @@ pub const MAX_UNROLL: usize = 16;
 impl Config {
     /// The same tile size on every member, no unrolling.
     pub fn cubic(t: usize) -> Self {
-        Self { tiles: vec![t], unroll: Vec::new() }
+        Self::tiled(vec![t])
     }
 
     /// These tile sizes, no unrolling.
     pub fn tiled(tiles: Vec<usize>) -> Self {
-        Self { tiles, unroll: Vec::new() }
+        Self { tiles, unroll: Vec::new(), sink: true }
+    }
+
+    /// These tile sizes and unroll-and-jam factors.
+    pub fn unrolled(tiles: Vec<usize>, unroll: Vec<usize>) -> Self {
+        Self { tiles, unroll, sink: true }
+    }
+
+    /// The same config with the parallel member sunk or kept in the band.
+    pub fn with_sink(&self, sink: bool) -> Self {
+        Self { sink, ..self.clone() }
     }
 
     /// Tile size of member `k` (0-based).
@@ -62,6 +87,13 @@ impl Config {
         self.unroll.iter().any(|&u| u > 1)
     }
 
+    /// Whether the config needs code of its own: the tile sizes alone are
+    /// `-D` flags of the default code, but unroll factors and the loop order
+    /// are written into the code.
+    pub fn needs_own_code(&self) -> bool {
+        self.is_unrolled() || !self.sink
+    }
+
     /// The tile sizes of a `d`-member band, written out.
     pub fn tiles_for(&self, d: usize) -> Vec<usize> {
         (0..d).map(|k| self.tile(k)).collect()
@@ -70,7 +102,7 @@ impl Config {
     /// One tile size and one unroll factor per member of a `d`-member band,
     /// written out, so that `64` and `64x64x64` compare equal.
     pub fn written_out(&self, d: usize) -> Self {
-        Self { tiles: self.tiles_for(d), unroll: (0..d).map(|k| self.unroll(k)).collect() }
+        Self { tiles: self.tiles_for(d), unroll: (0..d).map(|k| self.unroll(k)).collect(), sink: self.sink }
     }
 
     /// The unroll factors written out for a `d`-member band, or none when
@@ -81,11 +113,12 @@ impl Config {
 
     /// The same config without unrolling.
     pub fn without_unroll(&self) -> Self {
-        Self { tiles: self.tiles.clone(), unroll: Vec::new() }
+        Self { unroll: Vec::new(), ..self.clone() }
     }
 }
 
-/// `64x256x128`, and `64x256x128:4x1x4` when unrolled (the form of the
+/// `64x256x128`, `64x256x128:4x1x4` when unrolled, and `/nosink` after
+/// either when the parallel member stays in its band (the form of the
 /// dataset's `variant` column and of `tss measure --tile`).
 impl fmt::Display for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -94,6 +127,9 @@ impl fmt::Display for Config {
         if self.is_unrolled() {
             write!(f, ":{}", join(&self.unroll))?;
         }
+        if !self.sink {
+            f.write_str(NO_SINK)?;
+        }
         Ok(())
     }
 }
@@ -101,10 +137,14 @@ impl fmt::Display for Config {
 impl FromStr for Config {
     type Err = String;
     fn from_str(s: &str) -> Result<Config, String> {
+        let (s, sink) = match s.strip_suffix(NO_SINK) {
+            Some(rest) => (rest, false),
+            None => (s, true),
+        };
         let (tiles, unroll) = s.split_once(':').unwrap_or((s, ""));
         let tiles = parse_list(tiles, "tile size", usize::MAX)?;
         let unroll = if unroll.is_empty() { Vec::new() } else { parse_list(unroll, "unroll factor", MAX_UNROLL)? };
-        Ok(Config { tiles, unroll })
+        Ok(Config { tiles, unroll, sink })
     }
 }
 
@@ -154,12 +194,22 @@ mod tests {
 
     #[test]
     fn text_round_trips() {
-        for s in ["184", "64x256x128", "64x256x128:4x1x4", "8:2"] {
+        for s in ["184", "64x256x128", "64x256x128:4x1x4", "8:2", "64x8/nosink", "64:4/nosink"] {
             assert_eq!(s.parse::<Config>().unwrap().to_string(), s);
         }
         // Unit factors are no unrolling and print as the plain tile.
         assert_eq!("32x32:1".parse::<Config>().unwrap().to_string(), "32x32");
         assert_eq!("4,8".parse::<Config>().unwrap().tiles, vec![4, 8]);
+        assert!("64".parse::<Config>().unwrap().sink);
+        assert!(!"64/nosink".parse::<Config>().unwrap().sink);
+    }
+
+    #[test]
+    fn only_sizes_share_the_default_code() {
+        assert!(!Config::cubic(64).needs_own_code());
+        assert!(Config::cubic(64).with_sink(false).needs_own_code());
+        assert!("64:4".parse::<Config>().unwrap().needs_own_code());
+        assert_eq!(Config::cubic(64).with_sink(false).written_out(2).to_string(), "64x64/nosink");
     }
 
     #[test]
@@ -172,7 +222,7 @@ mod tests {
 
     #[test]
     fn bad_text_is_an_error() {
-        for s in ["", "0", "32x", "a", "32:0", "32:17", "32:4:4"] {
+        for s in ["", "0", "32x", "a", "32:0", "32:17", "32:4:4", "32/sink", "/nosink", "32/nosink/nosink"] {
             assert!(s.parse::<Config>().is_err(), "{s}");
         }
     }

@@ -114,15 +114,17 @@ pub fn best_constant(train: &[Record], set: FeatureSet) -> Option<String> {
 
 /// The analytical cache rule's pick among `cands`: the largest cubic tile
 /// (each feature loop at one size, or whole when shorter, as
-/// [`crate::space::cache_rule`] clamps it) without a register tile whose
-/// working set fits L2 (feature `WS_L2` <= 1), else the smallest tile.
+/// [`crate::space::cache_rule`] clamps it) without a register tile, in the
+/// default loop order ([`crate::Config::sink`]), whose working set fits L2 (feature `WS_L2` <= 1), else the smallest tile.
 fn cache_rule_pick(cands: &[&Record]) -> Option<usize> {
     let ws_l2 = FeatureSet::Extended.names().iter().position(|n| *n == "WS_L2")?;
     let volume = |r: &Record| r.ts.iter().product::<f64>();
     let fits = |r: &Record| r.features.get(ws_l2).is_some_and(|&w| w <= 1.0);
     let cubic = |r: &Record| {
         let t = r.ts.iter().copied().fold(0.0, f64::max);
-        !r.tile.contains(':') && r.ts.iter().zip(&r.ps).all(|(&ts, &ps)| ts == t || ts == ps as f64 || ts == 1.0)
+        !r.tile.contains(':')
+            && !r.tile.contains('/')
+            && r.ts.iter().zip(&r.ps).all(|(&ts, &ps)| ts == t || ts == ps as f64 || ts == 1.0)
     };
     let tiled = |k: &usize| cands[*k].tile != UNTILED;
     (0..cands.len())
@@ -135,7 +137,8 @@ fn cache_rule_pick(cands: &[&Record]) -> Option<usize> {
 /// The analytical traffic rule's pick among `cands`: the config with the
 /// least estimated L2 traffic, then the least L1 traffic
 /// ([`crate::features::traffic`]); on a tie the untiled code, then the
-/// plain tile (the estimate does not see register tiles). `None` when the
+/// plain tile in the default loop order (the estimate sees neither register
+/// tiles nor where a sunk loop runs). `None` when the
 /// rows do not store the `traffic` features.
 fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
     let names = FeatureSet::Traffic.names();
@@ -145,7 +148,7 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
         let f = |k: usize| r.features.get(k).copied().unwrap_or(f64::INFINITY);
         // Estimates equal to 0.1 % are a tie.
         let round = |x: f64| (x * 1000.0).round();
-        (round(f(l2)), round(f(l1)), r.tile != UNTILED, r.tile.contains(':'))
+        (round(f(l2)), round(f(l1)), r.tile != UNTILED, r.tile.contains(':'), r.tile.contains('/'))
     };
     (0..cands.len())
         .filter(|&k| cands[k].features.len() >= names.len())

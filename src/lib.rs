@@ -113,6 +113,12 @@ impl Analysis {
         self.report.tile_dims.max(1)
     }
 
+    /// Whether a tiled band can sink a parallel member below its inner
+    /// loops, so that configs of both [`Config::sink`] values differ.
+    pub fn can_sink(&self) -> bool {
+        self.report.bands.iter().any(|b| b.tiled && b.sunk_order.is_some())
+    }
+
     /// Statement instances one run executes at `sizes`, over-approximated by
     /// each statement's bounding box (a triangle counts as its square): what
     /// collection caps so that a drawn instance runs in seconds.
@@ -307,7 +313,7 @@ fn tile_with(
     let model = Model::build(&ctx, scop)?;
     let deps = Dependences::compute(&model)?;
     let schedule = poly::schedule::compute(&ctx, &model, &deps, plan == Plan::Unfused)?;
-    let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule)?;
+    let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule, opts.config.sink)?;
     let code = codegen::generate(scop, &tiled, opts, deadline)?;
     // The code is found: the report's texts must not fail on the budget.
     drop(watch);
@@ -401,7 +407,7 @@ pub fn explain(reports: &[ScopReport], opts: &TileOptions) -> String {
             if b.tiled {
                 let sizes: Vec<String> =
                     (0..b.members.len()).map(|m| format!("{}={}", poly::tile::tile_param(m), opts.size(m))).collect();
-                let order: Vec<&str> = b.point_order.iter().map(|&m| b.names[m].as_str()).collect();
+                let order: Vec<&str> = b.point_order().iter().map(|&m| b.names[m].as_str()).collect();
                 let sunk = if b.sunk { " (the last innermost, below the band's inner loops)" } else { "" };
                 let _ = writeln!(s, "      tiled: {}; intra-tile order {}{sunk}", sizes.join(" "), order.join(","));
             } else {

@@ -49,6 +49,14 @@ enum Command {
         /// Factors are compile-time constants (1..=16).
         #[arg(long, default_value = "1", value_name = "FACTORS")]
         unroll: String,
+        /// Keep every band's point loops together. By default a band that
+        /// leaves loops inside its tile (a reduction below it) runs its best
+        /// parallel, stride-1 member innermost, below those loops, so that
+        /// the innermost loop vectorises; that costs when the loops below
+        /// are a few short ones (a 3x3 filter). `--explain` says which bands
+        /// it affects.
+        #[arg(long)]
+        no_sink: bool,
         /// Mark the outermost parallel tile loop `#pragma omp parallel for`.
         #[arg(long)]
         parallel: bool,
@@ -131,7 +139,8 @@ enum Command {
         #[arg(long, value_name = "NAME=VALUE,...")]
         size: String,
         /// Config to time: tile sizes (`64` or `64,32,128`), optionally with
-        /// unroll-and-jam factors (`64x256x128:4x1x4`); repeat to time several.
+        /// unroll-and-jam factors (`64x256x128:4x1x4`) and `/nosink` (as
+        /// `tss tile --no-sink`); repeat to time several.
         #[arg(long, value_name = "CONFIG", required = true)]
         tile: Vec<String>,
         /// OpenMP on the outer parallel tile loop, one thread per core.
@@ -502,8 +511,8 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Tile { file, tile, unroll, parallel, output, explain, reverse_marked } => {
-            let config = Config { tiles: parse_sizes(&tile)?, unroll: parse_unroll(&unroll)? };
+        Command::Tile { file, tile, unroll, no_sink, parallel, output, explain, reverse_marked } => {
+            let config = Config { tiles: parse_sizes(&tile)?, unroll: parse_unroll(&unroll)?, sink: !no_sink };
             let opts = TileOptions { config, parallel, reverse_marked };
             let src = std::fs::read_to_string(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
             let (code, reports) = tss::tile_source(&file, &src, &opts)?;

@@ -11,7 +11,9 @@
 //!    best so far, for as long as a step gains and the budget lasts. Each of
 //!    these rounds also tries the best so far with the register tile
 //!    toggled (the fastest unroll list timed, or none), since a register tile
-//!    that loses at one tile size can win at another (syr2k's does at 32).
+//!    that loses at one tile size can win at another (syr2k's does at 32);
+//!    and, where the band can sink a parallel member below its inner loops,
+//!    with the other loop order ([`Config::sink`]), from the first round on.
 //!
 //! Measurements are noisy, so a step must gain [`MIN_GAIN`] to move the
 //! search on; the final pick is still the fastest configuration timed.
@@ -32,6 +34,9 @@ pub struct Space {
     /// Intra-tile order of the hot band, outermost first, as member indices;
     /// the last is the vector loop, which is never unrolled.
     pub point_order: Vec<usize>,
+    /// The order of configs that keep the parallel member in the band
+    /// ([`Config::sink`] false), when the band can sink one.
+    pub unsunk_order: Option<Vec<usize>>,
     /// Vector registers of the ISA (16 on AVX2, 32 on AVX-512): how many
     /// accumulators and broadcasts a register tile may hold.
     pub vector_regs: usize,
@@ -44,7 +49,21 @@ impl Space {
     /// `vector_regs` vector registers; `None` without a tiled band.
     pub fn of(a: &crate::Analysis, vector_regs: usize, max_tile: usize) -> Option<Space> {
         let band = a.report.bands.iter().find(|b| b.tiled)?;
-        Some(Space { dims: a.tile_dims(), point_order: band.point_order.clone(), vector_regs, max_tile })
+        Some(Space {
+            dims: a.tile_dims(),
+            point_order: band.order_for(true).to_vec(),
+            unsunk_order: band.sunk_order.as_ref().map(|_| band.plain_order.clone()),
+            vector_regs,
+            max_tile,
+        })
+    }
+
+    /// Intra-tile order of the code of config `c`.
+    pub fn order(&self, c: &Config) -> &[usize] {
+        match (&self.unsunk_order, c.sink) {
+            (Some(order), false) => order,
+            _ => &self.point_order,
+        }
     }
 }
 
@@ -61,15 +80,16 @@ pub struct Tried {
 /// the one outside it (`b`), whose product stays within the vector
 /// registers (each copy of the vector loop's body needs an accumulator).
 pub fn register_tiles(base: &Config, space: &Space) -> Vec<Config> {
-    let d = space.point_order.len();
+    let order = space.order(base);
+    let d = order.len();
     if d < 2 {
         return Vec::new();
     }
-    let a = space.point_order[d - 2];
+    let a = order[d - 2];
     let tiles = base.tiles_for(space.dims);
     // A member one iteration long (a skinny dimension) cannot be unrolled:
     // the register tile then lies on `a` alone.
-    let b = (d >= 3).then(|| space.point_order[d - 3]).filter(|&b| tiles[b] >= 2);
+    let b = (d >= 3).then(|| order[d - 3]).filter(|&b| tiles[b] >= 2);
     let pairs: &[(usize, usize)] = match b {
         Some(_) => &[(4, 4), (2, 4), (4, 2), (8, 4), (4, 8)],
         None => &[(1, 4), (1, 8), (1, 2)],
@@ -83,7 +103,7 @@ pub fn register_tiles(base: &Config, space: &Space) -> Vec<Config> {
             if let Some(b) = b {
                 unroll[b] = fb;
             }
-            Config { tiles: tiles.clone(), unroll }
+            Config { tiles: tiles.clone(), unroll, sink: base.sink }
         })
         .filter(|c| (0..space.dims).all(|k| c.unroll(k) <= c.tile(k)))
         .collect()
@@ -99,10 +119,11 @@ pub fn shape_moves(base: &Config, space: &Space) -> Vec<Config> {
     let with = |k: usize, t: usize| {
         let mut tiles = tiles.clone();
         tiles[k] = t;
-        Config { tiles, unroll: if base.is_unrolled() { unroll.clone() } else { Vec::new() } }
+        Config { tiles, unroll: if base.is_unrolled() { unroll.clone() } else { Vec::new() }, sink: base.sink }
     };
-    let mut order: Vec<usize> = space.point_order.iter().rev().copied().collect();
-    order.extend((0..space.dims).filter(|k| !space.point_order.contains(k)));
+    let point_order = space.order(base);
+    let mut order: Vec<usize> = point_order.iter().rev().copied().collect();
+    order.extend((0..space.dims).filter(|k| !point_order.contains(k)));
     let mut out = Vec::new();
     for k in order {
         let t = tiles[k];
@@ -128,7 +149,7 @@ pub fn search(
 ) -> Vec<Tried> {
     let mut tried = vec![Tried { config: start.clone(), seconds: Some(start_seconds) }];
     let (mut best, mut best_s) = (start.clone(), start_seconds);
-    let mut batch = register_tiles(&start, space);
+    let mut batch: Vec<Config> = register_tiles(&start, space).into_iter().chain(sink_toggled(&start, space)).collect();
     for round in 0.. {
         let left = budget.saturating_sub(tried.len() - 1);
         batch.retain(|c| tried.iter().all(|t| canonical(&t.config, space) != canonical(c, space)));
@@ -151,7 +172,11 @@ pub fn search(
         if round > 0 && !moved {
             break;
         }
-        batch = toggled(&best, &tried).into_iter().chain(shape_moves(&best, space)).collect();
+        batch = toggled(&best, &tried)
+            .into_iter()
+            .chain(sink_toggled(&best, space))
+            .chain(shape_moves(&best, space))
+            .collect();
     }
     tried
 }
@@ -164,7 +189,16 @@ fn toggled(best: &Config, tried: &[Tried]) -> Option<Config> {
     }
     let unrolled: Vec<Tried> = tried.iter().filter(|t| t.config.is_unrolled()).cloned().collect();
     let fastest = fastest(&unrolled)?;
-    Some(Config { tiles: best.tiles.clone(), unroll: fastest.config.unroll.clone() })
+    Some(Config { tiles: best.tiles.clone(), unroll: fastest.config.unroll.clone(), sink: best.sink })
+}
+
+/// `best` with the other loop order of a band that can sink a member
+/// ([`Config::sink`]), with the first register tile of that order when
+/// `best` is unrolled (the unrolled loops differ between the orders).
+fn sink_toggled(best: &Config, space: &Space) -> Option<Config> {
+    space.unsunk_order.as_ref()?;
+    let other = best.without_unroll().with_sink(!best.sink);
+    if best.is_unrolled() { register_tiles(&other, space).into_iter().next().or(Some(other)) } else { Some(other) }
 }
 
 /// The fastest of `tried` (the search's answer).
@@ -174,10 +208,10 @@ pub fn fastest(tried: &[Tried]) -> Option<&Tried> {
 
 /// The config written out per dimension, without the vector loop's unroll
 /// factor (ignored by codegen), so equal code compares equal.
-fn canonical(c: &Config, space: &Space) -> (Vec<usize>, Vec<usize>) {
-    let vector = space.point_order.last().copied();
+fn canonical(c: &Config, space: &Space) -> (Vec<usize>, Vec<usize>, bool) {
+    let vector = space.order(c).last().copied();
     let unroll = (0..space.dims).map(|k| if Some(k) == vector { 1 } else { c.unroll(k) }).collect();
-    (c.tiles_for(space.dims), unroll)
+    (c.tiles_for(space.dims), unroll, c.sink || space.unsunk_order.is_none())
 }
 
 #[cfg(test)]
@@ -186,7 +220,7 @@ mod tests {
 
     fn gemm_like() -> Space {
         // Members i, j, k tiled; intra-tile order i, k, j (j stride-1).
-        Space { dims: 3, point_order: vec![0, 2, 1], vector_regs: 16, max_tile: 2048 }
+        Space { dims: 3, point_order: vec![0, 2, 1], unsunk_order: None, vector_regs: 16, max_tile: 2048 }
     }
 
     #[test]

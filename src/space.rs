@@ -24,6 +24,9 @@
 //!    it, the shapes nearest to it on a log scale stay.
 //! 4. **Register tiles**: every shape plain, and with each register tile that
 //!    [`refine::register_tiles`] fits in the vector registers.
+//! 5. **Loop orders**: where a tiled band leaves loops inside it and can run
+//!    a parallel member below them, every config of steps 3-4 in both orders
+//!    ([`Config::sink`]); the register tiles follow each order's loops.
 //!
 //! Beside the space, every instance times the same **anchors** (see
 //! [`anchors`]), so that the baselines of an evaluation (Pluto's 32, the
@@ -118,14 +121,21 @@ pub fn enumerate(a: &Analysis, sizes: &Sizes, caches: &Caches, vector_regs: usiz
     let regs = refine::Space::of(a, vector_regs, usize::MAX);
     let mut configs = Vec::new();
     for t in kept {
-        let plain = Config::tiled(t);
-        if let Some(space) = &regs {
-            configs.extend(std::iter::once(plain.clone()).chain(register_tiles(&plain, space)));
-        } else {
-            configs.push(plain);
+        for plain in orders(a, Config::tiled(t)) {
+            if let Some(space) = &regs {
+                configs.extend(std::iter::once(plain.clone()).chain(register_tiles(&plain, space)));
+            } else {
+                configs.push(plain);
+            }
         }
     }
     Ok(Space { extents, configs })
+}
+
+/// `c`, and its twin with the other loop order when `a`'s band can sink a
+/// member (rule, step 5).
+fn orders(a: &Analysis, c: Config) -> Vec<Config> {
+    if a.can_sink() { vec![c.clone(), c.with_sink(false)] } else { vec![c] }
 }
 
 /// Every combination of one value per list, the first list outermost.
@@ -158,7 +168,8 @@ pub fn cache_rule(a: &Analysis, extents: &[i64], caches: &Caches) -> Config {
 
 /// The configs every instance times beside its sample: Pluto's 32, the
 /// [`CONSTANTS`] and the cache rule's pick, each plain and with the first
-/// register tile the refinement would try.
+/// register tile the refinement would try, in both loop orders where the
+/// band has two (step 5 of the rule).
 /// None without a tiled band: its code does not depend on the tiles.
 pub fn anchors(a: &Analysis, extents: &[i64], caches: &Caches, vector_regs: usize) -> Vec<Config> {
     if extents.is_empty() {
@@ -166,6 +177,7 @@ pub fn anchors(a: &Analysis, extents: &[i64], caches: &Caches, vector_regs: usiz
     }
     let mut plain: Vec<Config> = CONSTANTS.iter().map(|&t| Config::cubic(t)).collect();
     plain.push(cache_rule(a, extents, caches));
+    let plain: Vec<Config> = plain.into_iter().flat_map(|c| orders(a, c)).collect();
     let regs = refine::Space::of(a, vector_regs, usize::MAX);
     let mut out = Vec::new();
     for c in plain {

@@ -123,7 +123,8 @@ fn matmul_has_plutos_structure() {
 
 /// conv2d's band is `y, x, k, r`; the sums over `s` and `c` stay inside it.
 /// The parallel, stride-1 `k` runs below them, where the source had it, so
-/// the innermost loop vectorises instead of being a chain of scalar sums.
+/// the innermost loop vectorises instead of being a chain of scalar sums;
+/// `Config::sink` false keeps it in the band.
 #[test]
 fn a_parallel_member_runs_below_the_loops_inside_its_band() {
     let k = root().join("corpus/nn/conv2d-nhwc.c");
@@ -131,7 +132,18 @@ fn a_parallel_member_runs_below_the_loops_inside_its_band() {
     let loops = loop_order(&code);
     assert_eq!(loops[loops.len() - 3..], ["s", "c", "k"], "{code}");
     let band = reports[0].bands.iter().find(|b| b.tiled).unwrap();
-    assert!(band.sunk && band.coincident[band.point_order[band.point_order.len() - 1]]);
+    assert!(band.sunk && band.coincident[*band.point_order().last().unwrap()]);
+    // The other order a config may choose: every point loop above `s, c`.
+    let opts = TileOptions { config: tss::Config::cubic(32).with_sink(false), ..TileOptions::default() };
+    let (code, reports) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &opts).unwrap();
+    let loops = loop_order(&code);
+    assert_eq!(loops[loops.len() - 2..], ["s", "c"], "{code}");
+    let band = reports[0].bands.iter().find(|b| b.tiled).unwrap();
+    assert!(!band.sunk && band.sunk_order.is_some() && band.point_order() == band.plain_order);
+    // Sunk, the other point loops keep the source order (k, c, y above x).
+    let n = root().join("corpus/nn/sconv2d-nchw.c");
+    let (code, _) = tss::tile_source(&n, &std::fs::read_to_string(&n).unwrap(), &TileOptions::default()).unwrap();
+    assert_eq!(loop_order(&code)[4..], ["k", "c", "y", "r", "s", "x"], "{code}");
     // A band that is the whole nest keeps its point loops together.
     let m = root().join("polybench/paper/matmul.c");
     let (_, reports) = tss::tile_source(&m, &std::fs::read_to_string(&m).unwrap(), &TileOptions::default()).unwrap();

@@ -228,7 +228,7 @@ impl<'a> Printer<'a> {
             .iter()
             .filter(|b| b.tiled)
             .map(|b| {
-                let order: Vec<&str> = b.point_order.iter().map(|&k| b.names[k].as_str()).collect();
+                let order: Vec<&str> = b.point_order().iter().map(|&k| b.names[k].as_str()).collect();
                 let sunk = if b.sunk { " (the last innermost, below the band's inner loops)" } else { "" };
                 format!("[{}] tiled, intra-tile order {}{sunk}", b.names.join(","), order.join(","))
             })

@@ -81,6 +81,11 @@ pub enum FeatureSet {
     /// loaded into L1 and into L2 per statement instance, and the bytes of
     /// all data touched per instance, each as a logarithm.
     Traffic,
+    /// `traffic`, then the loop order around a band that leaves loops inside
+    /// it ([`crate::Config::sink`]): whether its parallel member runs below
+    /// those loops, and the log of their iterations per point of the band
+    /// (short loops below make sinking cost; long ones make it pay).
+    Sink,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -93,12 +98,14 @@ const REGISTER_EXTRA: [&str; 3] = ["U_L1", "U_L2", "U_COPIES"];
 const SCOP_EXTRA: [&str; 7] =
     ["UNTILED", "DEPTH", "LOG_OUTER", "LOG_OUTER_TILES", "LOG_WORK", "ELEM_BYTES", "VEC_TILE"];
 const TRAFFIC_EXTRA: [&str; 3] = ["LOG_TRAFFIC_L1", "LOG_TRAFFIC_L2", "LOG_DATA"];
+const SINK_EXTRA: [&str; 2] = ["SUNK", "LOG_BELOW"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 4] = [
+const WIDER: [(FeatureSet, &[&str]); 5] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
     (FeatureSet::Traffic, &TRAFFIC_EXTRA),
+    (FeatureSet::Sink, &SINK_EXTRA),
 ];
 
 impl FeatureSet {
@@ -138,6 +145,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Registers => "registers",
             FeatureSet::Scop => "scop",
             FeatureSet::Traffic => "traffic",
+            FeatureSet::Sink => "sink",
         })
     }
 }
@@ -151,7 +159,8 @@ impl FromStr for FeatureSet {
             "registers" => Ok(FeatureSet::Registers),
             "scop" => Ok(FeatureSet::Scop),
             "traffic" => Ok(FeatureSet::Traffic),
-            _ => Err(format!("unknown feature set '{s}' (expected paper, extended, registers, scop or traffic)")),
+            "sink" => Ok(FeatureSet::Sink),
+            _ => Err(format!("unknown feature set '{s}' (expected paper, extended, registers, scop, traffic or sink)")),
         }
     }
 }
@@ -224,12 +233,27 @@ pub struct Kernel {
     pub element_bytes: u64,
     /// The band's intra-tile order, outermost first (every member).
     order: Vec<usize>,
+    /// A tiled band can sink a parallel member ([`crate::Config::sink`]).
+    sinks: bool,
+    /// The kernel as configs that keep the member in the band see it, when
+    /// the dominant statement's band then has another intra-tile order.
+    unsunk: Option<Box<Kernel>>,
 }
 
 impl Kernel {
-    /// Analyses a tiled SCoP (its statements and the bands `tss tile` built).
+    /// Analyses a tiled SCoP (its statements and the bands `tss tile`
+    /// built), for configs of either loop order ([`crate::Config::sink`]).
     pub fn analyze(scop: &Scop, bands: &[Band]) -> Result<Kernel, PolyError> {
-        let (s, rows, order) = dominant(scop, bands)?;
+        let sunk = Self::analyze_order(scop, bands, true)?;
+        let plain = Self::analyze_order(scop, bands, false)?;
+        let sinks = bands.iter().any(|b| b.tiled && b.sunk_order.is_some());
+        let unsunk = (plain.order != sunk.order).then(|| Box::new(Kernel { sinks, ..plain }));
+        Ok(Kernel { sinks, unsunk, ..sunk })
+    }
+
+    /// [`Kernel::analyze`] for the intra-tile orders of one [`crate::Config::sink`].
+    fn analyze_order(scop: &Scop, bands: &[Band], sink: bool) -> Result<Kernel, PolyError> {
+        let (s, rows, order) = dominant(scop, bands, sink)?;
         let stmt = &scop.statements[s];
         let d = rows.len();
         let coeffs: Vec<Vec<i64>> = rows.iter().map(|(c, _)| c.clone()).collect();
@@ -271,6 +295,8 @@ impl Kernel {
             spans: spans(stmt, &dirs),
             element_bytes: scop.element.bytes(),
             order,
+            sinks: false,
+            unsunk: None,
         })
     }
 
@@ -303,6 +329,11 @@ impl Kernel {
     /// original, which is the 1x1x1 tile to the narrower sets), in `set`'s
     /// order.
     pub fn vector(&self, set: FeatureSet, shape: &Shape, config: Option<&Config>, caches: &Caches) -> Vec<f64> {
+        if let (Some(unsunk), Some(c)) = (&self.unsunk, config)
+            && !c.sink
+        {
+            return unsunk.vector(set, shape, config, caches);
+        }
         let one = Config::cubic(1);
         let (config, untiled) = match config {
             Some(c) => (c, false),
@@ -345,6 +376,10 @@ impl Kernel {
         }
         if set >= FeatureSet::Traffic {
             v.extend(self.traffic_extra(shape, (!untiled).then_some(config), caches));
+        }
+        if set >= FeatureSet::Sink {
+            let below = shape.work.max(1.0).ln() - shape.members.iter().map(|&e| (e.max(1) as f64).ln()).sum::<f64>();
+            v.extend([f64::from(u8::from(self.sinks && !untiled && config.sink)), below.max(0.0)]);
         }
         v
     }
@@ -430,8 +465,9 @@ fn candidates_of(ps: &[i64; 3], caches: &Caches, element_bytes: u64) -> Vec<usiz
     (1..=(ul / cls).max(1)).map(|k| k * cls).collect()
 }
 
-/// Picks the dominant statement, its band rows and its intra-tile order.
-fn dominant(scop: &Scop, bands: &[Band]) -> Result<(usize, Vec<Row>, Vec<usize>), PolyError> {
+/// Picks the dominant statement, its band rows and its intra-tile order
+/// under [`crate::Config::sink`]` = sink`.
+fn dominant(scop: &Scop, bands: &[Band], sink: bool) -> Result<(usize, Vec<Row>, Vec<usize>), PolyError> {
     let key = |s: usize| {
         let st = &scop.statements[s];
         (st.iterators.len(), st.accesses.len(), std::cmp::Reverse(s))
@@ -440,7 +476,7 @@ fn dominant(scop: &Scop, bands: &[Band]) -> Result<(usize, Vec<Row>, Vec<usize>)
         .iter()
         .filter(|b| b.tiled)
         .flat_map(|b| {
-            b.rows.iter().filter_map(move |(s, r)| r.as_ref().map(|r| (*s, r.clone(), b.point_order.clone())))
+            b.rows.iter().filter_map(move |(s, r)| r.as_ref().map(|r| (*s, r.clone(), b.order_for(sink).to_vec())))
         })
         .max_by_key(|(s, _, _)| key(*s));
     if let Some(t) = tiled {

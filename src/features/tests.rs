@@ -226,3 +226,37 @@ fn the_traffic_set_prices_data_movement_of_real_kernels() {
     assert!((at(&t64, "LOG_DATA") - (24.0f64 / 512.0).ln()).abs() < 1e-9);
     assert_eq!(at(&t64, "LOG_DATA"), at(&untiled, "LOG_DATA"));
 }
+
+#[test]
+fn the_sink_set_tells_the_two_loop_orders_apart() {
+    // sconv2d-nchw: the band k, c, y, x leaves r, s (R = 3, S = 5) inside
+    // it; sunk, x runs below them. Kept in the band, the intra-tile order
+    // differs and the kernel is seen through it.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/nn/sconv2d-nchw.c");
+    let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+    assert!(a.can_sink());
+    let sizes = Sizes::parse(&a.scop.params, "K=23,C=125,R=3,S=5,H=216,W=30").unwrap();
+    let shape = a.shape(&sizes, 256).unwrap();
+    let names = FeatureSet::Sink.names();
+    let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
+    let c = Caches::PAPER;
+    let v = |cfg: Option<Config>| a.kernel.vector(FeatureSet::Sink, &shape, cfg.as_ref(), &c);
+    let (sunk, kept, untiled) = (v(Some(Config::cubic(64))), v(Some(Config::cubic(64).with_sink(false))), v(None));
+    assert_eq!(sunk.len(), FeatureSet::Sink.len());
+    assert_eq!((at(&sunk, "SUNK"), at(&kept, "SUNK"), at(&untiled, "SUNK")), (1.0, 0.0, 0.0));
+    // 15 iterations of r, s below each point of the band.
+    assert!((at(&sunk, "LOG_BELOW") - 15f64.ln()).abs() < 1e-6, "{}", at(&sunk, "LOG_BELOW"));
+    assert_eq!(
+        &sunk[..FeatureSet::Traffic.len()],
+        &a.kernel.vector(FeatureSet::Traffic, &shape, Some(&Config::cubic(64)), &c)[..]
+    );
+    // Both orders end the band's point loops with x: only the new columns
+    // say that x runs below r, s in one of them.
+    assert_eq!(&sunk[..FeatureSet::Traffic.len()], &kept[..FeatureSet::Traffic.len()]);
+    // A kernel whose band is the whole nest has one order: the bit stays 0.
+    let m = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/blas/gemm-ikj.c");
+    let g = analyze(&m, &std::fs::read_to_string(&m).unwrap(), false).unwrap();
+    let shape = g.shape(&Sizes::parse(&g.scop.params, "NI=64,NJ=64,NK=64").unwrap(), 256).unwrap();
+    let v = g.kernel.vector(FeatureSet::Sink, &shape, Some(&Config::cubic(32)), &c);
+    assert!(!g.can_sink() && at(&v, "SUNK") == 0.0 && at(&v, "LOG_BELOW").abs() < 1e-9);
+}

@@ -6,7 +6,8 @@
 //! original and the tiled file with the C compiler, runs both and compares
 //! their output byte for byte:
 //! - serially, for tile sizes 1, 2, 3, 7, 32 and an odd per-dimension shape;
-//! - unroll-and-jammed by factors 1-8 (serial, reversed, parallel);
+//! - unroll-and-jammed by factors 1-8 (serial, reversed, parallel), half
+//!   of the programs with `--no-sink`;
 //! - with `--parallel` under 2 and 3 OpenMP threads;
 //! - with every loop that carries `omp parallel for` or `GCC ivdep` run
 //!   backwards (`--reverse-marked`): those pragmas claim the iterations are
@@ -223,6 +224,11 @@ fn unroll_factors(source: &str) -> String {
     f.join(",")
 }
 
+/// Borrowed views of owned flags.
+fn as_strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 /// Checks random program `seed`.
 pub fn check_program(cfg: &Config, seed: u64) -> Case {
     let name = format!("program {seed}");
@@ -367,19 +373,26 @@ impl<'a> CaseRun<'a> {
     /// the jammed copies) reversed, and `--parallel` under 2 threads.
     fn unrolled(&mut self, p: &programs::Program, src: &Path, expected: &[String]) -> Verdict {
         let unroll = unroll_factors(&p.source);
-        let what = format!("--unroll {unroll}");
+        // Half the programs (by a bit of the same hash) also keep every
+        // band's point loops together, the other loop order a config may pick.
+        let order: &[&str] =
+            if crate::harness::compile::fnv1a(p.source.bytes()) >> 40 & 1 == 1 { &["--no-sink"] } else { &[] };
+        let flags = |extra: &[&'static str]| -> Vec<String> {
+            ["--unroll", unroll.as_str()].iter().chain(order).chain(extra).map(|s| s.to_string()).collect()
+        };
+        let what = format!("--unroll {unroll}{}", order.iter().map(|o| format!(" {o}")).collect::<String>());
         let runtime_tiles = tile_defines();
-        let serial = self.tiled_build(src, "unrolled", &["--unroll", &unroll], &runtime_tiles)?;
+        let serial = self.tiled_build(src, "unrolled", &as_strs(&flags(&[])), &runtime_tiles)?;
         for tiles in UNROLLED_TILES {
             self.compare(&serial, p, expected, tiles, None, &what)?;
         }
-        let rev = self.tiled_build(src, "unrolled-rev", &["--unroll", &unroll, "--reverse-marked"], &runtime_tiles)?;
+        let rev = self.tiled_build(src, "unrolled-rev", &as_strs(&flags(&["--reverse-marked"])), &runtime_tiles)?;
         for tiles in REVERSED_TILES {
             self.compare(&rev, p, expected, tiles, None, &format!("{what}, ivdep loops reversed"))?;
         }
         let mut omp = runtime_tiles;
         omp.push("-fopenmp".into());
-        let par = self.tiled_build(src, "unrolled-par", &["--parallel", "--unroll", &unroll], &omp)?;
+        let par = self.tiled_build(src, "unrolled-par", &as_strs(&flags(&["--parallel"])), &omp)?;
         for tiles in UNROLLED_TILES {
             self.compare(&par, p, expected, tiles, Some(2), &format!("--parallel {what}"))?;
         }

@@ -69,12 +69,12 @@ impl<'a> Session<'a> {
     }
 
     /// Driver source of a variant. Tile sizes are `-D` flags of one code;
-    /// unroll factors are compile-time constants, so an unrolled config is
-    /// tiled again.
+    /// unroll factors and the loop order are written into the code, so such
+    /// a config is tiled again ([`crate::Config::needs_own_code`]).
     pub fn source(&self, v: &Variant) -> Result<String, String> {
         let code = match v {
             Variant::Untiled => self.untiled.clone(),
-            Variant::Tiled(c) if c.is_unrolled() => {
+            Variant::Tiled(c) if c.needs_own_code() => {
                 let opts =
                     crate::TileOptions { config: c.clone(), parallel: self.mode.is_parallel(), reverse_marked: false };
                 crate::tile_scop(&self.analysis.scop, &opts)

@@ -62,11 +62,16 @@ pub struct Band {
     pub permutable: bool,
     pub coincident: Vec<bool>,
     pub tiled: bool,
-    /// Intra-tile loop order, outermost first, as member indices.
-    pub point_order: Vec<usize>,
-    /// The last point loop of `point_order` runs below the loops of the
-    /// band's subtree (see [`Tiler::sink_member`]) rather than right after
-    /// the other point loops.
+    /// Intra-tile loop order by Pluto's rule ([`Tiler::point_order`]),
+    /// outermost first, as member indices.
+    pub plain_order: Vec<usize>,
+    /// When the band leaves loops inside it and has a parallel member worth
+    /// running below them ([`Tiler::sink_member`]): the order with that
+    /// member last, the others in source order. A config chooses it or
+    /// [`Band::plain_order`] ([`crate::Config::sink`]).
+    pub sunk_order: Option<Vec<usize>>,
+    /// The code was generated with [`Band::sunk_order`]: its last member's
+    /// loop runs below the loops of the band's subtree.
     pub sunk: bool,
     /// Member whose loop carries `omp parallel for`, if any.
     pub parallel_member: Option<usize>,
@@ -81,6 +86,24 @@ pub struct Band {
     /// Per statement of the band (index into `Scop::statements`): one affine
     /// row per member, `None` when the band is piecewise on it.
     pub rows: BandRows,
+}
+
+impl Band {
+    /// Intra-tile loop order of the generated code, outermost first.
+    pub fn point_order(&self) -> &[usize] {
+        match (&self.sunk_order, self.sunk) {
+            (Some(order), true) => order,
+            _ => &self.plain_order,
+        }
+    }
+
+    /// The order a config with this [`crate::Config::sink`] generates.
+    pub fn order_for(&self, sink: bool) -> &[usize] {
+        match (&self.sunk_order, sink) {
+            (Some(order), true) => order,
+            _ => &self.plain_order,
+        }
+    }
 }
 
 /// Affine form of one band member on one statement: iterator coefficients, constant.
@@ -124,10 +147,12 @@ pub fn tile_param(k: usize) -> String {
     format!("TSS_T{}", k + 1)
 }
 
-pub fn tile(ctx: &Context, scop: &Scop, schedule: &Schedule) -> Result<TiledSchedule, PolyError> {
+/// Tiles every permutable band of `schedule`; with `sink`, bands that leave
+/// loops inside them run their best parallel member below those loops.
+pub fn tile(ctx: &Context, scop: &Scop, schedule: &Schedule, sink: bool) -> Result<TiledSchedule, PolyError> {
     let iterators: BTreeSet<&String> = scop.statements.iter().flat_map(|s| &s.iterators).collect();
     let reserved = scop.identifiers.iter().filter(|i| !iterators.contains(i)).cloned().collect();
-    let mut t = Tiler { ctx, scop, bands: Vec::new(), reserved, tile_dims: 0 };
+    let mut t = Tiler { ctx, scop, bands: Vec::new(), reserved, tile_dims: 0, sink };
     let mut children = Vec::new();
     sequential_parts(schedule.get_root()?, &mut children)?;
     let mut parts = Vec::new();
@@ -178,6 +203,8 @@ struct Tiler<'a> {
     bands: Vec<Band>,
     reserved: BTreeSet<String>,
     tile_dims: usize,
+    /// Sink a parallel member where a band allows it ([`crate::Config::sink`]).
+    sink: bool,
 }
 
 type Flat = (UnionMap, Vec<Dim>);
@@ -244,12 +271,16 @@ impl Tiler<'_> {
         let permutable = node.band_get_permutable()?;
         let rows = self.band_rows(node, d)?;
         let tiled = permutable && d >= 2 && !path.in_tiled;
-        let sink = if tiled && has_band(&node.get_child(0)?)? { self.sink_member(&rows, &coincident) } else { None };
-        // A sunk member goes last; the others keep the band's order.
-        let point_order = match (tiled, sink) {
-            (true, Some(m)) => (0..d).filter(|&k| k != m).chain([m]).collect(),
-            (true, None) => self.point_order(&rows, &coincident),
-            (false, _) => (0..d).collect(),
+        let sinkable =
+            if tiled && has_band(&node.get_child(0)?)? { self.sink_member(&rows, &coincident) } else { None };
+        let plain_order = if tiled { self.point_order(&rows, &coincident) } else { (0..d).collect() };
+        // A sunk member goes last; the others keep the source order.
+        let sunk_order: Option<Vec<usize>> =
+            sinkable.map(|m| self.source_order(&rows, d, (0..d).filter(|&k| k != m)).chain([m]).collect());
+        let sink = sinkable.filter(|_| self.sink);
+        let point_order: Vec<usize> = match (&sunk_order, sink) {
+            (Some(order), Some(_)) => order.clone(),
+            _ => plain_order.clone(),
         };
         let parallel_member = if path.parallel_done { None } else { (0..d).find(|&k| coincident[k]) };
         let wavefront = tiled && parallel_member.is_none() && !path.parallel_done;
@@ -305,7 +336,8 @@ impl Tiler<'_> {
             permutable,
             coincident,
             tiled,
-            point_order: point_order.clone(),
+            plain_order,
+            sunk_order,
             sunk: sink.is_some(),
             parallel_member,
             wavefront,
@@ -412,18 +444,27 @@ impl Tiler<'_> {
         let d = coincident.len();
         let score = |k: usize| i64::from(coincident[k]) + self.stride_score(rows, k);
         let best = (0..d).rev().max_by_key(|&k| score(k)).unwrap_or(d - 1);
-        // The other point loops keep the source nesting order where a member
-        // is a plain source iterator (ISL may have reordered the band), else
-        // the band order.
+        self.source_order(rows, d, (0..d).filter(|&k| k != best)).chain([best]).collect()
+    }
+
+    /// `members` of a `d`-member band in source nesting order where a member
+    /// is a plain source iterator (ISL may have reordered the band), else in
+    /// band order.
+    fn source_order(
+        &self,
+        rows: &BandRows,
+        d: usize,
+        members: impl Iterator<Item = usize>,
+    ) -> std::vec::IntoIter<usize> {
         let depth = |k: usize| -> usize {
             rows.iter()
                 .filter_map(|(_, r)| r.as_ref())
                 .find_map(|r| single_iterator(&r[k]).map(|(j, _)| j))
                 .unwrap_or(d + k)
         };
-        let mut outer: Vec<usize> = (0..d).filter(|&k| k != best).collect();
-        outer.sort_by_key(|&k| (depth(k), k));
-        outer.into_iter().chain([best]).collect()
+        let mut out: Vec<usize> = members.collect();
+        out.sort_by_key(|&k| (depth(k), k));
+        out.into_iter()
     }
 
     /// Over every reference of the band's statements, +2 when the reference
