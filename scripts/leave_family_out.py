@@ -6,9 +6,7 @@ training rows of every *other* family, then runs `tss eval` on the test rows of 
 held-out family, with the best constant config chosen on those same training rows.
 Prints, per family and pooled over every held-out instance, the geometric-mean TN
 (time over the fastest config timed on the instance) of:
-  - T1 (the model's first pick), "cautious c" (the first pick once each
-    prediction is raised by c standard deviations of the ensemble's outputs),
-    and model-guided search with k = 4, 8, 16
+  - T1 (the model's first pick) and model-guided search with k = 4, 8, 16
     measurements (the k best predictions timed, the fastest kept);
   - the baselines: Pluto's tile 32, the analytical cache rule, the traffic rule
     (least estimated L2 then L1 traffic; needs rows with `traffic` features), the best constant
@@ -46,9 +44,6 @@ DIRS = ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random"]
 # would be. "random" names every fold.
 RANDOM_FOLD = 16
 KS = [4, 8, 16]
-# "cautious c": the lowest prediction plus c standard deviations of the
-# ensemble's outputs (`tss eval`'s "T1 cautious" is c = 1).
-CAUTIONS = [0.5, 1, 2]
 
 
 def family_of():
@@ -95,12 +90,6 @@ def guided_min(cands, k):
     """Fastest measured time among the k best predictions."""
     ranked = sorted(cands, key=lambda c: c[2])
     return min(c[1] for c in ranked[:k])
-
-
-def cautious_time(cands, spread, kappa):
-    """Measured time of the lowest log prediction plus kappa ensemble spreads."""
-    key = lambda i: math.log(max(cands[i][2], 1e-300)) + kappa * spread[i]
-    return cands[min(range(len(cands)), key=key)][1]
 
 
 def random_min(cands, k):
@@ -151,7 +140,7 @@ def main():
     if args.max_instances:
         ii = header.index("instance")
         train = [r for r in train if int(r[ii].split(":")[1]) < args.max_instances]
-    methods = ["T1"] + [f"cautious {c}" for c in CAUTIONS] + [f"guided {k}" for k in KS] + ["tile 32", "cache rule", "traffic rule", "constant", "untiled"] + [f"random {k}" for k in KS]
+    methods = ["T1"] + [f"guided {k}" for k in KS] + ["tile 32", "cache rule", "traffic rule", "constant", "untiled"] + [f"random {k}" for k in KS]
     pooled = {m: [] for m in methods}
     pooled_speedup = []
     lines = []
@@ -179,8 +168,6 @@ def main():
                         per[m].append(s[m]["tn"])
                 if inst.get("baseline"):
                     per["untiled"].append(inst["baseline"] / best)
-                for c in CAUTIONS:
-                    per[f"cautious {c}"].append(cautious_time(cands, inst["spread"], c) / best)
                 for k in KS:
                     per[f"guided {k}"].append(guided_min(cands, k) / best)
                     per[f"random {k}"].append(random_min(cands, k) / best)

@@ -24,15 +24,8 @@ use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
 use crate::select::keep_best;
 
-pub const METHODS: [&str; 9] =
-    ["T1", "T1 cautious", "T6-Random", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "best"];
-
-/// "T1 cautious" takes the lowest mean output plus this many standard
-/// deviations of the ensemble's outputs. The lowest mean alone is drawn to
-/// configs on which the networks disagree (one member's wild guess pulls the
-/// mean down: the winner's curse of an argmin over noisy estimates); on
-/// kernels unlike the training ones those guesses are most of the error.
-pub const CAUTION: f64 = 1.0;
+pub const METHODS: [&str; 8] =
+    ["T1", "T6-Random", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "best"];
 
 /// One method on one instance.
 #[derive(Clone, Debug, Serialize)]
@@ -54,9 +47,6 @@ pub struct InstanceEval {
     pub scores: BTreeMap<String, Score>,
     /// (tile, measured, predicted) of every candidate, for plots.
     pub candidates: Vec<(String, f64, f64)>,
-    /// Per candidate, the standard deviation of the ensemble members'
-    /// outputs in target units (0 for one network).
-    pub spread: Vec<f64>,
     pub t1_tile: String,
 }
 
@@ -168,7 +158,6 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) 
         let times: Vec<f64> = cands.iter().map(|r| r.time_median.unwrap_or(f64::NAN)).collect();
         let feats: Vec<Vec<f64>> = cands.iter().map(|r| r.features_of(set).to_vec()).collect();
         let pred = model.predict(&feats);
-        let spread = model.predict_spread(&feats);
         let best = times.iter().copied().fold(f64::INFINITY, f64::min);
         let baseline = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok).and_then(|r| r.time_median);
         let kept = keep_best(&pred);
@@ -180,8 +169,6 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) 
         };
         let mut scores = BTreeMap::new();
         scores.insert("T1".to_string(), score(times[kept[0]]));
-        let cautious: Vec<f64> = spread.iter().map(|(mean, sd)| mean + CAUTION * sd).collect();
-        scores.insert("T1 cautious".to_string(), score(times[keep_best(&cautious)[0]]));
         scores.insert("T6-Random".to_string(), score(kept.iter().map(|&k| times[k]).sum::<f64>() / kept.len() as f64));
         scores.insert("T6-Search".to_string(), score(kept.iter().map(|&k| times[k]).fold(f64::INFINITY, f64::min)));
         if let Some(k) = cands.iter().position(|r| r.tile.split('x').all(|t| t == "32")) {
@@ -204,7 +191,6 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) 
             baseline,
             scores,
             candidates: cands.iter().zip(&times).zip(&pred).map(|((r, &t), &p)| (r.tile.clone(), t, p)).collect(),
-            spread: spread.iter().map(|&(_, sd)| sd).collect(),
             t1_tile: cands[kept[0]].tile.clone(),
         });
     }

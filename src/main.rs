@@ -122,7 +122,7 @@ enum Command {
         /// of the paper's rule (eq. 1-2).
         #[arg(long, value_name = "CONFIG")]
         tile: Vec<String>,
-        /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers` or `scop`.
+        /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers`, `scop`, `traffic` or `sink`.
         #[arg(long, default_value = "paper")]
         set: FeatureSet,
         /// One JSON array of {name: value} objects, one per tile.
@@ -230,8 +230,9 @@ enum Command {
         /// (`extended` and the unroll factors; learns from `collect --registers` rows,
         /// and `predict` then ranks register tiles too; also ranks the untiled code) or
         /// `scop` (`registers` and the members outside the three feature loops, every
-        /// statement's work, element size and vector length) or `traffic` (`scop` and an
-        /// analytical estimate of the bytes loaded into L1 and L2; README, "Features").
+        /// statement's work, element size and vector length), `traffic` (`scop` and an
+        /// analytical estimate of the bytes loaded into L1 and L2) or `sink` (`traffic` and the
+        /// loop order around a band with loops inside it, `/nosink` configs; README, "Features").
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`

@@ -11,7 +11,7 @@ use burn::record::{BinBytesRecorder, BinFileRecorder, FullPrecisionSettings, Rec
 use serde::{Deserialize, Serialize};
 
 use super::net::Mlp;
-use super::train::{forward, forward_mean};
+use super::train::forward_mean;
 use super::{Backend, Normalizer, TrainConfig};
 use crate::features::FeatureSet;
 
@@ -160,22 +160,6 @@ impl SavedModel {
         let x: Vec<Vec<f32>> = rows.iter().map(|r| self.meta.normalizer.apply(r)).collect();
         forward_mean(&self.nets, &x).into_iter().map(|y| self.meta.config.target.decode(y)).collect()
     }
-
-    /// Per row, the members' mean output and their standard deviation, in
-    /// target units (a log for the log targets): how much the networks
-    /// disagree, which is largest where the rows are unlike their training.
-    pub fn predict_spread(&self, rows: &[Vec<f64>]) -> Vec<(f64, f64)> {
-        let x: Vec<Vec<f32>> = rows.iter().map(|r| self.meta.normalizer.apply(r)).collect();
-        let outs: Vec<Vec<f32>> = self.nets.iter().map(|net| forward(net, &x)).collect();
-        let n = outs.len().max(1) as f64;
-        (0..rows.len())
-            .map(|i| {
-                let mean = outs.iter().map(|o| f64::from(o[i])).sum::<f64>() / n;
-                let var = outs.iter().map(|o| (f64::from(o[i]) - mean).powi(2)).sum::<f64>() / n;
-                (mean, var.sqrt())
-            })
-            .collect()
-    }
 }
 
 /// Today's UTC date, `YYYY-MM-DD` (days since 1970 to the civil calendar).
@@ -299,13 +283,6 @@ mod tests {
             let mean = singles.iter().map(|s| f64::from(s[i])).sum::<f64>() / 3.0;
             let want = m.meta.config.target.decode(mean as f32);
             assert!((p - want).abs() <= 1e-5 * want, "{p} vs {want}");
-        }
-        for (i, (mean, sd)) in loaded.predict_spread(&rows).into_iter().enumerate() {
-            let outs: Vec<f64> = singles.iter().map(|s| f64::from(s[i])).collect();
-            let (lo, hi) = outs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &y| (a.min(y), b.max(y)));
-            assert!((mean - outs.iter().sum::<f64>() / 3.0).abs() < 1e-6);
-            // Three values: the deviation lies between a third and half of their range.
-            assert!(sd >= (hi - lo) / 3.0 - 1e-9 && sd <= (hi - lo) / 2.0 + 1e-9, "{sd} for {outs:?}");
         }
         // A smaller ensemble saved over it leaves no stale members behind.
         model(dir.path(), 1).save().unwrap();
