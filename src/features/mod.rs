@@ -245,9 +245,10 @@ impl Kernel {
     /// built), for configs of either loop order ([`crate::Config::sink`]).
     pub fn analyze(scop: &Scop, bands: &[Band]) -> Result<Kernel, PolyError> {
         let sunk = Self::analyze_order(scop, bands, true)?;
-        let plain = Self::analyze_order(scop, bands, false)?;
         let sinks = bands.iter().any(|b| b.tiled && b.sunk_order.is_some());
-        let unsunk = (plain.order != sunk.order).then(|| Box::new(Kernel { sinks, ..plain }));
+        // Without a band that can sink, both orders are the same: analyse once.
+        let plain = if sinks { Some(Self::analyze_order(scop, bands, false)?) } else { None };
+        let unsunk = plain.filter(|p| p.order != sunk.order).map(|p| Box::new(Kernel { sinks, ..p }));
         Ok(Kernel { sinks, unsunk, ..sunk })
     }
 

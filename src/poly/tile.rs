@@ -91,10 +91,7 @@ pub struct Band {
 impl Band {
     /// Intra-tile loop order of the generated code, outermost first.
     pub fn point_order(&self) -> &[usize] {
-        match (&self.sunk_order, self.sunk) {
-            (Some(order), true) => order,
-            _ => &self.plain_order,
-        }
+        self.order_for(self.sunk)
     }
 
     /// The order a config with this [`crate::Config::sink`] generates.
