@@ -22,9 +22,12 @@ fn ok(o: Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// Rows of a dataset as (kernel, sizes, tile, status), sorted.
+/// Rows of a dataset as (kernel, sizes, tile, status), sorted. A torn last
+/// line (the writer was killed mid-row) is not a row, as `tss collect` reads it.
 fn keys(p: &Path) -> Vec<(String, String, String, String)> {
-    let mut rd = csv::Reader::from_path(p).unwrap();
+    let text = std::fs::read_to_string(p).unwrap();
+    let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    let mut rd = csv::Reader::from_reader(complete.as_bytes());
     let h = rd.headers().unwrap().clone();
     let col = |n: &str| h.iter().position(|x| x == n).unwrap();
     let (k, s, t, st) = (col("kernel"), col("sizes"), col("tile"), col("status"));
