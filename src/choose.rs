@@ -74,6 +74,9 @@ pub struct Kept {
     /// [`Config::sink`].
     #[serde(default = "yes")]
     pub sink: bool,
+    /// [`Config::pack`].
+    #[serde(default)]
+    pub pack: bool,
     pub predicted: f64,
     /// Measured median seconds (T6-Search only).
     pub measured: Option<f64>,
@@ -98,6 +101,9 @@ pub struct Choice {
     /// [`Config::sink`] of the choice.
     #[serde(default = "yes")]
     pub sink: bool,
+    /// [`Config::pack`] of the choice.
+    #[serde(default)]
+    pub pack: bool,
     pub predicted: f64,
     /// What predictions are ([`crate::model::TrainConfig::prediction_unit`]).
     #[serde(default = "seconds")]
@@ -137,7 +143,7 @@ fn seconds() -> String {
 
 impl Kept {
     pub fn config(&self) -> Config {
-        Config { tiles: self.tile.clone(), unroll: self.unroll.clone(), sink: self.sink }
+        Config { tiles: self.tile.clone(), unroll: self.unroll.clone(), sink: self.sink, pack: self.pack }
     }
 
     /// How reports name it: the config, or `untiled`.
@@ -151,6 +157,7 @@ impl Kept {
             tile: c.as_ref().map_or_else(Vec::new, |c| c.tiles_for(d)),
             unroll: c.as_ref().map_or_else(Vec::new, |c| c.unroll_for(d)),
             sink: c.as_ref().is_none_or(|c| c.sink),
+            pack: c.as_ref().is_some_and(|c| c.pack),
             predicted,
             measured: None,
             untiled: c.is_none(),
@@ -161,7 +168,7 @@ impl Kept {
 impl Choice {
     /// The chosen transformation.
     pub fn config(&self) -> Config {
-        Config { tiles: self.tile.clone(), unroll: self.unroll.clone(), sink: self.sink }
+        Config { tiles: self.tile.clone(), unroll: self.unroll.clone(), sink: self.sink, pack: self.pack }
     }
     /// `-DTSS_T1=64 -DTSS_T2=64 ...`
     pub fn defines(&self) -> String {
@@ -281,6 +288,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         tile: if original { Vec::new() } else { config.tiles_for(d) },
         unroll: if original { Vec::new() } else { config.unroll_for(d) },
         sink: original || config.sink,
+        pack: !original && config.pack,
         predicted: kept[pick].predicted,
         unit: model.meta.config.prediction_unit().to_string(),
         candidates: variants.len(),
@@ -424,7 +432,7 @@ fn refine_pick(
     let (Some(space), Some(start)) = (Space::of(a, regs, longest.next_power_of_two()), pick.measured) else {
         return (Vec::new(), None);
     };
-    if opts.refine == 0 || space.point_order.len() < 2 {
+    if opts.refine == 0 || space.orders.plain.len() < 2 {
         return (Vec::new(), None);
     }
     let mut failure = None;

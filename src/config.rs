@@ -20,6 +20,11 @@
 //! and costs a sweep over the output per inner iteration when they are a
 //! few short ones that gcc unrolls whole. So it is a choice the model and
 //! the search make per instance, like the tile sizes.
+//!
+//! Finally a config may pack ([`Config::pack`]): each tile copies what it
+//! reads of a read-only array along the vector loop into a contiguous
+//! buffer laid out stride-1 for that loop (syrk's `A[j][k]` under a `j`
+//! vector loop is transposed; gemm's `B[k][j]` becomes one panel).
 
 use std::fmt;
 use std::str::FromStr;
@@ -35,6 +40,10 @@ pub struct Config {
     /// innermost, below those loops (the default). Bands without such loops
     /// or without such a member ignore it.
     pub sink: bool,
+    /// Whether tiles copy their reads of read-only arrays along the vector
+    /// loop into contiguous stride-1 buffers first (see `codegen::pack`).
+    /// Off by default; bands with no such read ignore it.
+    pub pack: bool,
 }
 
 impl Default for Config {
@@ -45,6 +54,9 @@ impl Default for Config {
 
 /// How [`Config::sink`]`= false` is written after the sizes and factors.
 pub const NO_SINK: &str = "/nosink";
+
+/// How [`Config::pack`] is written, after [`NO_SINK`] if both.
+pub const PACK: &str = "/pack";
 
 /// Largest unroll factor accepted: the jammed body grows as the product of
 /// the factors, and beyond 16 per loop no register file holds the tile.
@@ -58,17 +70,22 @@ impl Config {
 
     /// These tile sizes, no unrolling.
     pub fn tiled(tiles: Vec<usize>) -> Self {
-        Self { tiles, unroll: Vec::new(), sink: true }
+        Self { tiles, unroll: Vec::new(), sink: true, pack: false }
     }
 
     /// These tile sizes and unroll-and-jam factors.
     pub fn unrolled(tiles: Vec<usize>, unroll: Vec<usize>) -> Self {
-        Self { tiles, unroll, sink: true }
+        Self { tiles, unroll, sink: true, pack: false }
     }
 
     /// The same config with the parallel member sunk or kept in the band.
     pub fn with_sink(&self, sink: bool) -> Self {
         Self { sink, ..self.clone() }
+    }
+
+    /// The same config with packing on or off.
+    pub fn with_pack(&self, pack: bool) -> Self {
+        Self { pack, ..self.clone() }
     }
 
     /// Tile size of member `k` (0-based).
@@ -89,9 +106,9 @@ impl Config {
 
     /// Whether the config needs code of its own: the tile sizes alone are
     /// `-D` flags of the default code, but unroll factors and the loop order
-    /// are written into the code.
+    /// and packing are written into the code.
     pub fn needs_own_code(&self) -> bool {
-        self.is_unrolled() || !self.sink
+        self.is_unrolled() || !self.sink || self.pack
     }
 
     /// The tile sizes of a `d`-member band, written out.
@@ -102,7 +119,7 @@ impl Config {
     /// One tile size and one unroll factor per member of a `d`-member band,
     /// written out, so that `64` and `64x64x64` compare equal.
     pub fn written_out(&self, d: usize) -> Self {
-        Self { tiles: self.tiles_for(d), unroll: (0..d).map(|k| self.unroll(k)).collect(), sink: self.sink }
+        Self { tiles: self.tiles_for(d), unroll: (0..d).map(|k| self.unroll(k)).collect(), ..self.clone() }
     }
 
     /// The unroll factors written out for a `d`-member band, or none when
@@ -117,9 +134,9 @@ impl Config {
     }
 }
 
-/// `64x256x128`, `64x256x128:4x1x4` when unrolled, and `/nosink` after
-/// either when the parallel member stays in its band (the form of the
-/// dataset's `variant` column and of `tss measure --tile`).
+/// `64x256x128`, `64x256x128:4x1x4` when unrolled, then `/nosink` when the
+/// parallel member stays in its band and `/pack` when tiles pack (the form
+/// of the dataset's `variant` column and of `tss measure --tile`).
 impl fmt::Display for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let join = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x");
@@ -130,6 +147,9 @@ impl fmt::Display for Config {
         if !self.sink {
             f.write_str(NO_SINK)?;
         }
+        if self.pack {
+            f.write_str(PACK)?;
+        }
         Ok(())
     }
 }
@@ -137,6 +157,10 @@ impl fmt::Display for Config {
 impl FromStr for Config {
     type Err = String;
     fn from_str(s: &str) -> Result<Config, String> {
+        let (s, pack) = match s.strip_suffix(PACK) {
+            Some(rest) => (rest, true),
+            None => (s, false),
+        };
         let (s, sink) = match s.strip_suffix(NO_SINK) {
             Some(rest) => (rest, false),
             None => (s, true),
@@ -144,7 +168,7 @@ impl FromStr for Config {
         let (tiles, unroll) = s.split_once(':').unwrap_or((s, ""));
         let tiles = parse_list(tiles, "tile size", usize::MAX)?;
         let unroll = if unroll.is_empty() { Vec::new() } else { parse_list(unroll, "unroll factor", MAX_UNROLL)? };
-        Ok(Config { tiles, unroll, sink })
+        Ok(Config { tiles, unroll, sink, pack })
     }
 }
 
@@ -194,7 +218,16 @@ mod tests {
 
     #[test]
     fn text_round_trips() {
-        for s in ["184", "64x256x128", "64x256x128:4x1x4", "8:2", "64x8/nosink", "64:4/nosink"] {
+        for s in [
+            "184",
+            "64x256x128",
+            "64x256x128:4x1x4",
+            "8:2",
+            "64x8/nosink",
+            "64:4/nosink",
+            "64/pack",
+            "64x8:4/nosink/pack",
+        ] {
             assert_eq!(s.parse::<Config>().unwrap().to_string(), s);
         }
         // Unit factors are no unrolling and print as the plain tile.
@@ -202,6 +235,7 @@ mod tests {
         assert_eq!("4,8".parse::<Config>().unwrap().tiles, vec![4, 8]);
         assert!("64".parse::<Config>().unwrap().sink);
         assert!(!"64/nosink".parse::<Config>().unwrap().sink);
+        assert!("64/pack".parse::<Config>().unwrap().pack && !"64".parse::<Config>().unwrap().pack);
     }
 
     #[test]
@@ -209,6 +243,7 @@ mod tests {
         assert!(!Config::cubic(64).needs_own_code());
         assert!(Config::cubic(64).with_sink(false).needs_own_code());
         assert!("64:4".parse::<Config>().unwrap().needs_own_code());
+        assert!(Config::cubic(64).with_pack(true).needs_own_code());
         assert_eq!(Config::cubic(64).with_sink(false).written_out(2).to_string(), "64x64/nosink");
     }
 
@@ -222,7 +257,20 @@ mod tests {
 
     #[test]
     fn bad_text_is_an_error() {
-        for s in ["", "0", "32x", "a", "32:0", "32:17", "32:4:4", "32/sink", "/nosink", "32/nosink/nosink"] {
+        for s in [
+            "",
+            "0",
+            "32x",
+            "a",
+            "32:0",
+            "32:17",
+            "32:4:4",
+            "32/sink",
+            "/nosink",
+            "32/nosink/nosink",
+            "32/pack/nosink",
+            "32/pack/pack",
+        ] {
             assert!(s.parse::<Config>().is_err(), "{s}");
         }
     }

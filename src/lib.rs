@@ -116,7 +116,14 @@ impl Analysis {
     /// Whether a tiled band can sink a parallel member below its inner
     /// loops, so that configs of both [`Config::sink`] values differ.
     pub fn can_sink(&self) -> bool {
-        self.report.bands.iter().any(|b| b.tiled && b.sunk_order.is_some())
+        self.report.bands.iter().any(|b| b.tiled && b.orders.sunk.is_some())
+    }
+
+    /// Whether [`Config::pack`] changes the code under `config`'s loop
+    /// order: some tiled band reads a read-only array along its vector loop
+    /// and reuses the copy.
+    pub fn can_pack(&self, config: &Config) -> bool {
+        self.report.bands.iter().any(|b| b.tiled && codegen::packs(&self.scop, b, config))
     }
 
     /// Statement instances one run executes at `sizes`, over-approximated by
@@ -313,7 +320,7 @@ fn tile_with(
     let model = Model::build(&ctx, scop)?;
     let deps = Dependences::compute(&model)?;
     let schedule = poly::schedule::compute(&ctx, &model, &deps, plan == Plan::Unfused)?;
-    let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule, opts.config.sink)?;
+    let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule, &opts.config)?;
     let code = codegen::generate(scop, &tiled, opts, deadline)?;
     // The code is found: the report's texts must not fail on the budget.
     drop(watch);

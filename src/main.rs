@@ -57,6 +57,14 @@ enum Command {
         /// it affects.
         #[arg(long)]
         no_sink: bool,
+        /// Copy, once per tile, what the tile reads of a read-only array
+        /// along the vector loop into a contiguous buffer laid out stride-1
+        /// for that loop: syrk's `A[j][k]` under a `j` loop is transposed,
+        /// gemm's `B[k][j]` becomes one panel. Only arrays whose copy the
+        /// tile reuses across another loop; the band's loop order then
+        /// counts such reads as stride-1.
+        #[arg(long)]
+        pack: bool,
         /// Mark the outermost parallel tile loop `#pragma omp parallel for`.
         #[arg(long)]
         parallel: bool,
@@ -512,8 +520,8 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Tile { file, tile, unroll, no_sink, parallel, output, explain, reverse_marked } => {
-            let config = Config { tiles: parse_sizes(&tile)?, unroll: parse_unroll(&unroll)?, sink: !no_sink };
+        Command::Tile { file, tile, unroll, no_sink, pack, parallel, output, explain, reverse_marked } => {
+            let config = Config { tiles: parse_sizes(&tile)?, unroll: parse_unroll(&unroll)?, sink: !no_sink, pack };
             let opts = TileOptions { config, parallel, reverse_marked };
             let src = std::fs::read_to_string(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
             let (code, reports) = tss::tile_source(&file, &src, &opts)?;

@@ -19,6 +19,7 @@
 //! search on; the final pick is still the fastest configuration timed.
 
 use crate::Config;
+use crate::poly::tile::Orders;
 
 /// A step is taken only when it is at least this much faster (1 %).
 pub const MIN_GAIN: f64 = 0.99;
@@ -31,12 +32,11 @@ const MIN_TILE: usize = 8;
 pub struct Space {
     /// Tile-size macros of the SCoP (`TSS_T1..TSS_Td`).
     pub dims: usize,
-    /// Intra-tile order of the hot band, outermost first, as member indices;
-    /// the last is the vector loop, which is never unrolled.
-    pub point_order: Vec<usize>,
-    /// The order of configs that keep the parallel member in the band
-    /// ([`Config::sink`] false), when the band can sink one.
-    pub unsunk_order: Option<Vec<usize>>,
+    /// Intra-tile orders of the hot band; the last member of each is the
+    /// vector loop, which is never unrolled.
+    pub orders: Orders,
+    /// Whether [`Config::pack`] changes the code.
+    pub can_pack: bool,
     /// Vector registers of the ISA (16 on AVX2, 32 on AVX-512): how many
     /// accumulators and broadcasts a register tile may hold.
     pub vector_regs: usize,
@@ -51,8 +51,8 @@ impl Space {
         let band = a.report.bands.iter().find(|b| b.tiled)?;
         Some(Space {
             dims: a.tile_dims(),
-            point_order: band.order_for(true).to_vec(),
-            unsunk_order: band.sunk_order.as_ref().map(|_| band.plain_order.clone()),
+            orders: band.orders.clone(),
+            can_pack: a.can_pack(&Config::default()),
             vector_regs,
             max_tile,
         })
@@ -60,10 +60,7 @@ impl Space {
 
     /// Intra-tile order of the code of config `c`.
     pub fn order(&self, c: &Config) -> &[usize] {
-        match (&self.unsunk_order, c.sink) {
-            (Some(order), false) => order,
-            _ => &self.point_order,
-        }
+        self.orders.for_config(c.sink, c.pack)
     }
 }
 
@@ -103,7 +100,7 @@ pub fn register_tiles(base: &Config, space: &Space) -> Vec<Config> {
             if let Some(b) = b {
                 unroll[b] = fb;
             }
-            Config { tiles: tiles.clone(), unroll, sink: base.sink }
+            Config { tiles: tiles.clone(), unroll, ..base.clone() }
         })
         .filter(|c| (0..space.dims).all(|k| c.unroll(k) <= c.tile(k)))
         .collect()
@@ -119,7 +116,7 @@ pub fn shape_moves(base: &Config, space: &Space) -> Vec<Config> {
     let with = |k: usize, t: usize| {
         let mut tiles = tiles.clone();
         tiles[k] = t;
-        Config { tiles, unroll: if base.is_unrolled() { unroll.clone() } else { Vec::new() }, sink: base.sink }
+        Config { tiles, unroll: if base.is_unrolled() { unroll.clone() } else { Vec::new() }, ..base.clone() }
     };
     let point_order = space.order(base);
     let mut order: Vec<usize> = point_order.iter().rev().copied().collect();
@@ -149,7 +146,11 @@ pub fn search(
 ) -> Vec<Tried> {
     let mut tried = vec![Tried { config: start.clone(), seconds: Some(start_seconds) }];
     let (mut best, mut best_s) = (start.clone(), start_seconds);
-    let mut batch: Vec<Config> = register_tiles(&start, space).into_iter().chain(sink_toggled(&start, space)).collect();
+    let mut batch: Vec<Config> = register_tiles(&start, space)
+        .into_iter()
+        .chain(sink_toggled(&start, space))
+        .chain(pack_toggled(&start, space))
+        .collect();
     for round in 0.. {
         let left = budget.saturating_sub(tried.len() - 1);
         batch.retain(|c| tried.iter().all(|t| canonical(&t.config, space) != canonical(c, space)));
@@ -175,6 +176,7 @@ pub fn search(
         batch = toggled(&best, &tried)
             .into_iter()
             .chain(sink_toggled(&best, space))
+            .chain(pack_toggled(&best, space))
             .chain(shape_moves(&best, space))
             .collect();
     }
@@ -189,16 +191,31 @@ fn toggled(best: &Config, tried: &[Tried]) -> Option<Config> {
     }
     let unrolled: Vec<Tried> = tried.iter().filter(|t| t.config.is_unrolled()).cloned().collect();
     let fastest = fastest(&unrolled)?;
-    Some(Config { tiles: best.tiles.clone(), unroll: fastest.config.unroll.clone(), sink: best.sink })
+    Some(Config { unroll: fastest.config.unroll.clone(), ..best.clone() })
 }
 
 /// `best` with the other loop order of a band that can sink a member
 /// ([`Config::sink`]), with the first register tile of that order when
 /// `best` is unrolled (the unrolled loops differ between the orders).
 fn sink_toggled(best: &Config, space: &Space) -> Option<Config> {
-    space.unsunk_order.as_ref()?;
+    space.orders.sunk.as_ref()?;
     let other = best.without_unroll().with_sink(!best.sink);
     if best.is_unrolled() { register_tiles(&other, space).into_iter().next().or(Some(other)) } else { Some(other) }
+}
+
+/// `best` packed, or unpacked ([`Config::pack`]), where packing changes the
+/// code. When the loop order changes with it and `best` is unrolled, the
+/// first register tile of the new order replaces `best`'s.
+fn pack_toggled(best: &Config, space: &Space) -> Option<Config> {
+    if !space.can_pack {
+        return None;
+    }
+    let other = best.with_pack(!best.pack);
+    if !best.is_unrolled() || space.order(&other) == space.order(best) {
+        return Some(other);
+    }
+    let plain = other.without_unroll();
+    register_tiles(&plain, space).into_iter().next().or(Some(plain))
 }
 
 /// The fastest of `tried` (the search's answer).
@@ -208,10 +225,10 @@ pub fn fastest(tried: &[Tried]) -> Option<&Tried> {
 
 /// The config written out per dimension, without the vector loop's unroll
 /// factor (ignored by codegen), so equal code compares equal.
-fn canonical(c: &Config, space: &Space) -> (Vec<usize>, Vec<usize>, bool) {
+fn canonical(c: &Config, space: &Space) -> (Vec<usize>, Vec<usize>, bool, bool) {
     let vector = space.order(c).last().copied();
     let unroll = (0..space.dims).map(|k| if Some(k) == vector { 1 } else { c.unroll(k) }).collect();
-    (c.tiles_for(space.dims), unroll, c.sink || space.unsunk_order.is_none())
+    (c.tiles_for(space.dims), unroll, c.sink || space.orders.sunk.is_none(), c.pack && space.can_pack)
 }
 
 #[cfg(test)]
@@ -220,7 +237,7 @@ mod tests {
 
     fn gemm_like() -> Space {
         // Members i, j, k tiled; intra-tile order i, k, j (j stride-1).
-        Space { dims: 3, point_order: vec![0, 2, 1], unsunk_order: None, vector_regs: 16, max_tile: 2048 }
+        Space { dims: 3, orders: Orders::only(vec![0, 2, 1]), can_pack: false, vector_regs: 16, max_tile: 2048 }
     }
 
     #[test]
@@ -291,6 +308,26 @@ mod tests {
         };
         let tried = search(Config::cubic(128), 2.0, 16, &space, |cs| cs.iter().map(|c| Some(cost(c))).collect());
         assert_eq!(fastest(&tried).unwrap().seconds, Some(1.0), "{tried:?}");
+    }
+
+    /// syr2k-like: packing moves the vector loop from `k` to `j` and halves
+    /// the time; the search tries it at the start and keeps it.
+    #[test]
+    fn the_search_tries_packing_where_it_changes_the_code() {
+        let space = Space {
+            dims: 3,
+            orders: Orders { plain: vec![0, 1, 2], sunk: None, packed: Some(vec![0, 2, 1]) },
+            can_pack: true,
+            ..gemm_like()
+        };
+        let cost = |c: &Config| if c.pack { 1.0 } else { 2.0 };
+        let tried = search(Config::cubic(64), 2.0, 12, &space, |cs| cs.iter().map(|c| Some(cost(c))).collect());
+        let best = &fastest(&tried).unwrap().config;
+        assert!(best.pack, "{tried:?}");
+        // An unrolled start packs with a register tile of the packed order (j innermost, never unrolled).
+        let toggled = pack_toggled(&"64:4x4x1".parse().unwrap(), &space).unwrap();
+        assert!(toggled.pack && toggled.unroll(1) == 1 && toggled.is_unrolled(), "{toggled}");
+        assert_eq!(pack_toggled(&Config::cubic(64), &gemm_like()), None);
     }
 
     #[test]

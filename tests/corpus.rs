@@ -1,6 +1,6 @@
 //! End to end on the kernel corpus (`corpus/`, written by
 //! `scripts/corpus.py`): every kernel, tiled at cubic, per-dimension and
-//! register-tiled configs in both loop orders, serially and with `--parallel` under two threads,
+//! register-tiled and packing configs in both loop orders, serially and with `--parallel` under two threads,
 //! must print exactly the arrays the original prints at the small odd sizes
 //! (`-DTSS_SMALL`). Equality is exact, as in `tile_kernels.rs`.
 
@@ -13,8 +13,9 @@ use common::root;
 use tss::TileOptions;
 
 /// One of them keeps every band's point loops together (`/nosink`): the
-/// other loop order a config may choose where a band can sink a member.
-const CONFIGS: [&str; 4] = ["7", "32:4/nosink", "16x64x8:3x1x5", "33x9x17x5x3x2:1x2x7x3"];
+/// other loop order a config may choose where a band can sink a member. Two
+/// pack transposed reads (`/pack`).
+const CONFIGS: [&str; 5] = ["7", "32:4/nosink", "16x64x8:3x1x5/pack", "33x9x17x5x3x2:1x2x7x3", "5x3x9/nosink/pack"];
 
 /// The `.c` files of one corpus family.
 fn family(name: &str) -> Vec<PathBuf> {

@@ -18,9 +18,24 @@ use tss::TileOptions;
 
 /// Small, non-square sizes so each run takes milliseconds.
 const SIZES: [&str; 8] = ["-DNI=37", "-DNJ=41", "-DNK=29", "-DNL=23", "-DNM=31", "-DM=33", "-DN=39", "-DTSTEPS=5"];
-/// Configs as `tss tile --tile T --unroll U` takes them (`T:U`).
-const CONFIGS: [&str; 12] =
-    ["1", "7", "8", "32", "33", "100", "16x64x8", "7:2", "32:4", "16x64x8:3x1x5", "5:8", "33x9x17:1x2x7"];
+/// Configs as `tss tile --tile T --unroll U` takes them (`T:U`), two of them
+/// packing (`/pack`).
+const CONFIGS: [&str; 14] = [
+    "1",
+    "7",
+    "8",
+    "32",
+    "33",
+    "100",
+    "16x64x8",
+    "7:2",
+    "32:4",
+    "16x64x8:3x1x5",
+    "5:8",
+    "33x9x17:1x2x7",
+    "7/pack",
+    "16x64x8:3x1x5/pack",
+];
 
 fn kernels() -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -139,7 +154,7 @@ fn a_parallel_member_runs_below_the_loops_inside_its_band() {
     let loops = loop_order(&code);
     assert_eq!(loops[loops.len() - 2..], ["s", "c"], "{code}");
     let band = reports[0].bands.iter().find(|b| b.tiled).unwrap();
-    assert!(!band.sunk && band.sunk_order.is_some() && band.point_order() == band.plain_order);
+    assert!(!band.sunk && band.orders.sunk.is_some() && band.point_order() == band.orders.plain);
     // Sunk, the other point loops keep the source order (k, c, y above x).
     let n = root().join("corpus/nn/sconv2d-nchw.c");
     let (code, _) = tss::tile_source(&n, &std::fs::read_to_string(&n).unwrap(), &TileOptions::default()).unwrap();
@@ -148,6 +163,31 @@ fn a_parallel_member_runs_below_the_loops_inside_its_band() {
     let m = root().join("polybench/paper/matmul.c");
     let (_, reports) = tss::tile_source(&m, &std::fs::read_to_string(&m).unwrap(), &TileOptions::default()).unwrap();
     assert!(!reports[0].bands[0].sunk);
+}
+
+/// syr2k reads `A[j][k]` and `B[j][k]`: packed, they are stride-1 in `j`,
+/// which then runs innermost (the vector loop) instead of the reduction `k`.
+/// gemm's `B[k][j]` is stride-1 already: packed as it is, into a contiguous
+/// panel; `A[i][k]` is invariant in the vector loop and stays.
+#[test]
+fn packing_copies_transposed_operands_once_per_tile() {
+    let packed = TileOptions { config: "64:4/pack".parse().unwrap(), ..TileOptions::default() };
+    let k = root().join("polybench/linear-algebra/syr2k.c");
+    let src = std::fs::read_to_string(&k).unwrap();
+    let (plain, _) = tss::tile_source(&k, &src, &TileOptions::default()).unwrap();
+    assert_eq!(loop_order(&plain)[3..6], ["i", "j", "c"], "{plain}");
+    let (code, _) = tss::tile_source(&k, &src, &packed).unwrap();
+    assert_eq!(code.matches("__builtin_malloc").count(), 2, "{code}");
+    assert!(code.contains("= A[tss_p0_x0][tss_p0_x1];") && code.contains("= B[tss_p1_x0][tss_p1_x1];"), "{code}");
+    let loops: Vec<&str> = loop_order(&code).into_iter().filter(|l| !l.starts_with("tss_")).collect();
+    assert_eq!(loops[3..6], ["i", "c", "j"], "{code}");
+    // A[i][k] moves with i, not j: it keeps reading A.
+    assert!(code.contains("A[i][c]") && code.contains("tss_p0[c - tss_p0_l1][j - tss_p0_l0]"), "{code}");
+    let g = root().join("polybench/linear-algebra/gemm.c");
+    let src = std::fs::read_to_string(&g).unwrap();
+    let (code, _) = tss::tile_source(&g, &src, &packed).unwrap();
+    assert_eq!(code.matches("__builtin_malloc").count(), 1, "{code}");
+    assert!(code.contains("tss_p0[tss_p0_x0 - tss_p0_l0][tss_p0_x1 - tss_p0_l1] = B[tss_p0_x0][tss_p0_x1];"), "{code}");
 }
 
 #[test]

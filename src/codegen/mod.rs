@@ -7,9 +7,12 @@
 //! statements' original text are placed here.
 
 mod expr;
+mod pack;
+
+pub use pack::packs;
 mod scalar;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use isl_rs::{ASTNode, ASTNodeType, Context, Id, IdList, Set};
@@ -18,7 +21,7 @@ use crate::config::Config;
 use crate::frontend::Scop;
 use crate::poly::PolyError;
 use crate::poly::ffi::{self, AstBuild};
-use crate::poly::tile::{Dim, DimKind, TiledSchedule, tile_param};
+use crate::poly::tile::{Band, Dim, DimKind, TiledSchedule, tile_param};
 use expr::ExprPrinter;
 
 /// What `tss tile` should produce.
@@ -81,7 +84,9 @@ pub fn generate(
             .parts
             .iter()
             .zip(&texts)
-            .map(|(part, text)| s.spawn(|| print_part(scop, opts, &context, &part.dims, text, deadline)))
+            .map(|(part, text)| {
+                s.spawn(|| print_part(scop, &tiled.bands, opts, &context, (text, &part.dims), deadline))
+            })
             .collect();
         handles
             .into_iter()
@@ -115,10 +120,10 @@ struct Printed {
 /// Generates and prints one part in a fresh ISL context.
 fn print_part(
     scop: &Scop,
+    bands: &[Band],
     opts: &TileOptions,
     context: &str,
-    dims: &[Dim],
-    map: &str,
+    (map, dims): (&str, &[Dim]),
     deadline: std::time::Instant,
 ) -> Result<Printed, PolyError> {
     let ctx = Context::alloc();
@@ -126,9 +131,17 @@ fn print_part(
     ctx.set_max_operations(crate::isl_max_operations());
     let _watch = ffi::Watchdog::arm(&ctx, deadline);
     ffi::set_ast_options(&ctx);
-    let map = isl_rs::UnionMap::read_from_str(&ctx, map)?;
-    let ast = build_ast(&ctx, context, dims, map)?;
+    let ast = build_ast(&ctx, context, dims, isl_rs::UnionMap::read_from_str(&ctx, map)?)?;
     let mut p = Printer::new(scop, dims, opts);
+    if opts.config.pack {
+        let mut next = 0;
+        for q in 0..dims.len().saturating_sub(1) {
+            if let (DimKind::Tile { .. }, DimKind::Point { band, .. }) = (&dims[q].kind, &dims[q + 1].kind) {
+                let packed = pack::plan(&ctx, scop, &bands[*band], (map, dims), q, &mut next)?;
+                p.packs.insert(q, packed);
+            }
+        }
+    }
     let mut vars = BTreeSet::new();
     p.loop_vars(&ast, &mut vars)?;
     p.node(&ast, 1)?;
@@ -214,12 +227,24 @@ struct Printer<'a> {
     /// While printing one copy of jammed statements: each jammed
     /// dimension's offset.
     shift: Vec<(usize, i64)>,
+    /// Arrays packed in the body of the innermost tile loop at each schedule
+    /// dimension ([`crate::Config::pack`]).
+    packs: BTreeMap<usize, Vec<pack::Packed>>,
 }
 
 impl<'a> Printer<'a> {
     fn new(scop: &'a Scop, dims: &'a [Dim], opts: &'a TileOptions) -> Self {
         let base = scop.region.indent.clone();
-        Printer { scop, dims, opts, out: String::new(), base, jam: Vec::new(), shift: Vec::new() }
+        Printer {
+            scop,
+            dims,
+            opts,
+            out: String::new(),
+            base,
+            jam: Vec::new(),
+            shift: Vec::new(),
+            packs: BTreeMap::new(),
+        }
     }
 
     fn preamble(&mut self, tiled: &TiledSchedule) {
@@ -358,9 +383,58 @@ impl<'a> Printer<'a> {
         } else {
             None
         };
+        let packed = self.packs.get(&self.dim_pos(&it)?).cloned().unwrap_or_default();
+        // Each thread needs its own buffers: allocated inside a parallel loop.
+        let inside = pragma.is_some();
+        if !packed.is_empty() && !inside {
+            self.open_buffers(&packed, depth);
+        }
         let close = self.open_loop(depth, v, &header, pragma.as_deref());
-        self.node(&body, depth + 1)?;
+        if packed.is_empty() {
+            self.node(&body, depth + 1)?;
+        } else {
+            if inside {
+                self.open_buffers(&packed, depth + 1);
+            }
+            self.packed_tile(&body, &packed, depth + 1)?;
+            if inside {
+                self.close_buffers(&packed, depth + 1);
+            }
+        }
         self.line(depth, close);
+        if !packed.is_empty() && !inside {
+            self.close_buffers(&packed, depth);
+        }
+        Ok(())
+    }
+
+    /// `{` and the allocation of each packed array's buffer.
+    fn open_buffers(&mut self, packed: &[pack::Packed], depth: usize) {
+        self.line(depth, "{");
+        for p in packed {
+            self.line(depth, &p.alloc());
+        }
+    }
+
+    fn close_buffers(&mut self, packed: &[pack::Packed], depth: usize) {
+        for p in packed {
+            self.line(depth, &p.free());
+        }
+        self.line(depth, "}");
+    }
+
+    /// The body of an innermost tile loop that packs: each footprint is
+    /// copied in, then the body reads the buffers.
+    fn packed_tile(&mut self, body: &ASTNode, packed: &[pack::Packed], depth: usize) -> Result<(), PolyError> {
+        self.line(depth, "{");
+        for p in packed {
+            for l in p.copy() {
+                self.line(depth, &l);
+            }
+        }
+        let text = self.captured(|p| p.node(body, depth))?;
+        self.out.push_str(&pack::rewrite(&text, packed));
+        self.line(depth, "}");
         Ok(())
     }
 

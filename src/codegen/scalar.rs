@@ -30,10 +30,10 @@ pub struct Hoisted {
 }
 
 /// One array reference in the text: byte span, array name, full text.
-struct Ref {
-    start: usize,
-    end: usize,
-    array: String,
+pub(super) struct Ref {
+    pub start: usize,
+    pub end: usize,
+    pub array: String,
 }
 
 /// Hoists the reads of `body` that are invariant in the loop over
@@ -136,9 +136,9 @@ fn assigned(after: &str) -> bool {
 
 /// `a1*x1 + ... + c` of a subscript, when it is that simple.
 #[derive(Debug, PartialEq)]
-struct Linear {
-    terms: BTreeMap<String, i64>,
-    constant: i64,
+pub(super) struct Linear {
+    pub terms: BTreeMap<String, i64>,
+    pub constant: i64,
 }
 
 impl Linear {
@@ -164,8 +164,25 @@ fn subscripts(chain: &str) -> Option<Vec<Linear>> {
     Some(out)
 }
 
+/// The subscripts of a `[..][..]` chain as text.
+pub(super) fn subscript_texts(chain: &str) -> Vec<&str> {
+    let b = chain.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match (b[i] == b'[').then(|| matching(b, i)).flatten() {
+            Some(close) => {
+                out.push(&chain[i + 1..close]);
+                i = close + 1;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
 /// Parses `+`, `-`, `*` by a constant, parentheses, names and integers.
-fn linear(text: &str) -> Option<Linear> {
+pub(super) fn linear(text: &str) -> Option<Linear> {
     let tokens: Vec<String> = {
         let mut t = Vec::new();
         let mut cur = String::new();
@@ -264,7 +281,7 @@ pub(super) fn identifiers(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Every outermost `name[..]...[..]` chain of `text` (not struct members).
-fn references(text: &str) -> Vec<Ref> {
+pub(super) fn references(text: &str) -> Vec<Ref> {
     let b = text.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     let mut refs = Vec::new();

@@ -245,7 +245,7 @@ impl Kernel {
     /// built), for configs of either loop order ([`crate::Config::sink`]).
     pub fn analyze(scop: &Scop, bands: &[Band]) -> Result<Kernel, PolyError> {
         let sunk = Self::analyze_order(scop, bands, true)?;
-        let sinks = bands.iter().any(|b| b.tiled && b.sunk_order.is_some());
+        let sinks = bands.iter().any(|b| b.tiled && b.orders.sunk.is_some());
         // Without a band that can sink, both orders are the same: analyse once.
         let plain = if sinks { Some(Self::analyze_order(scop, bands, false)?) } else { None };
         let unsunk = plain.filter(|p| p.order != sunk.order).map(|p| Box::new(Kernel { sinks, ..p }));
@@ -467,7 +467,8 @@ fn candidates_of(ps: &[i64; 3], caches: &Caches, element_bytes: u64) -> Vec<usiz
 }
 
 /// Picks the dominant statement, its band rows and its intra-tile order
-/// under [`crate::Config::sink`]` = sink`.
+/// under [`crate::Config::sink`]` = sink` (unpacked: the config space has
+/// no packing configs yet).
 fn dominant(scop: &Scop, bands: &[Band], sink: bool) -> Result<(usize, Vec<Row>, Vec<usize>), PolyError> {
     let key = |s: usize| {
         let st = &scop.statements[s];
@@ -477,7 +478,9 @@ fn dominant(scop: &Scop, bands: &[Band], sink: bool) -> Result<(usize, Vec<Row>,
         .iter()
         .filter(|b| b.tiled)
         .flat_map(|b| {
-            b.rows.iter().filter_map(move |(s, r)| r.as_ref().map(|r| (*s, r.clone(), b.order_for(sink).to_vec())))
+            b.rows.iter().filter_map(move |(s, r)| {
+                r.as_ref().map(|r| (*s, r.clone(), b.orders.for_config(sink, false).to_vec()))
+            })
         })
         .max_by_key(|(s, _, _)| key(*s));
     if let Some(t) = tiled {

@@ -7,7 +7,7 @@
 //! their output byte for byte:
 //! - serially, for tile sizes 1, 2, 3, 7, 32 and an odd per-dimension shape;
 //! - unroll-and-jammed by factors 1-8 (serial, reversed, parallel), half
-//!   of the programs with `--no-sink`;
+//!   of the programs with `--no-sink`, half (independently) with `--pack`;
 //! - with `--parallel` under 2 and 3 OpenMP threads;
 //! - with every loop that carries `omp parallel for` or `GCC ivdep` run
 //!   backwards (`--reverse-marked`): those pragmas claim the iterations are
@@ -374,9 +374,15 @@ impl<'a> CaseRun<'a> {
     fn unrolled(&mut self, p: &programs::Program, src: &Path, expected: &[String]) -> Verdict {
         let unroll = unroll_factors(&p.source);
         // Half the programs (by a bit of the same hash) also keep every
-        // band's point loops together, the other loop order a config may pick.
-        let order: &[&str] =
-            if crate::harness::compile::fnv1a(p.source.bytes()) >> 40 & 1 == 1 { &["--no-sink"] } else { &[] };
+        // band's point loops together, the other loop order a config may
+        // pick; half (by another bit) pack transposed reads.
+        let hash = crate::harness::compile::fnv1a(p.source.bytes());
+        let order: &[&str] = match (hash >> 40 & 1, hash >> 41 & 1) {
+            (1, 1) => &["--no-sink", "--pack"],
+            (1, 0) => &["--no-sink"],
+            (0, 1) => &["--pack"],
+            _ => &[],
+        };
         let flags = |extra: &[&'static str]| -> Vec<String> {
             ["--unroll", unroll.as_str()].iter().chain(order).chain(extra).map(|s| s.to_string()).collect()
         };

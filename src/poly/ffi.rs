@@ -5,7 +5,7 @@
 //! ISL C API documents (`__isl_take` / `__isl_keep`) and turns a null result
 //! into an error carrying ISL's last message.
 
-use isl_rs::{ASTNode, ASTNodeType, Context, IdList, Set, UnionMap, UnionPwAff};
+use isl_rs::{ASTExpr, ASTNode, ASTNodeType, Context, IdList, PwAff, Set, UnionMap, UnionPwAff};
 use libc::{c_char, uintptr_t};
 
 unsafe extern "C" {
@@ -13,6 +13,8 @@ unsafe extern "C" {
     fn isl_ast_build_set_iterators(build: uintptr_t, iterators: uintptr_t) -> uintptr_t;
     fn isl_ast_build_node_from_schedule_map(build: uintptr_t, schedule: uintptr_t) -> uintptr_t;
     fn isl_ast_build_free(build: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_expr_from_pw_aff(build: uintptr_t, pa: uintptr_t) -> uintptr_t;
+    fn isl_ast_build_expr_from_set(build: uintptr_t, set: uintptr_t) -> uintptr_t;
     fn isl_options_set_ast_build_atomic_upper_bound(ctx: uintptr_t, val: i32) -> i32;
     fn isl_options_set_ast_build_detect_min_max(ctx: uintptr_t, val: i32) -> i32;
     fn isl_options_set_ast_build_allow_else(ctx: uintptr_t, val: i32) -> i32;
@@ -145,6 +147,26 @@ impl AstBuild {
         let ptr = unsafe { isl_ast_build_node_from_schedule_map(self.ptr, schedule.ptr) };
         check(ctx, ptr, "isl_ast_build_node_from_schedule_map")?;
         Ok(ASTNode { ptr, should_free_on_drop: true })
+    }
+
+    /// An expression computing `pa`, a piecewise affine function of the
+    /// parameters (the build's context tells ISL which pieces cannot occur).
+    pub fn expr_from_pw_aff(&self, ctx: &Context, pa: PwAff) -> Result<ASTExpr, String> {
+        let mut pa = pa;
+        pa.do_not_free_on_drop();
+        let ptr = unsafe { isl_ast_build_expr_from_pw_aff(self.ptr, pa.ptr) };
+        check(ctx, ptr, "isl_ast_build_expr_from_pw_aff")?;
+        Ok(ASTExpr { ptr, should_free_on_drop: true })
+    }
+
+    /// A condition that holds exactly on `set`, a set of parameter values,
+    /// within the build's context.
+    pub fn expr_from_set(&self, ctx: &Context, set: Set) -> Result<ASTExpr, String> {
+        let mut set = set;
+        set.do_not_free_on_drop();
+        let ptr = unsafe { isl_ast_build_expr_from_set(self.ptr, set.ptr) };
+        check(ctx, ptr, "isl_ast_build_expr_from_set")?;
+        Ok(ASTExpr { ptr, should_free_on_drop: true })
     }
 }
 

@@ -22,7 +22,8 @@ use isl_rs::{Context, DimType, Schedule, ScheduleNode, ScheduleNodeType, UnionMa
 
 use super::PolyError;
 use super::locality::{Stride, classify, direction};
-use crate::frontend::Scop;
+use crate::Config;
+use crate::frontend::{Access, Scop};
 
 /// Role of one dimension of the flattened schedule.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,17 +63,13 @@ pub struct Band {
     pub permutable: bool,
     pub coincident: Vec<bool>,
     pub tiled: bool,
-    /// Intra-tile loop order by Pluto's rule ([`Tiler::point_order`]),
-    /// outermost first, as member indices.
-    pub plain_order: Vec<usize>,
-    /// When the band leaves loops inside it and has a parallel member worth
-    /// running below them ([`Tiler::sink_member`]): the order with that
-    /// member last, the others in source order. A config chooses it or
-    /// [`Band::plain_order`] ([`crate::Config::sink`]).
-    pub sunk_order: Option<Vec<usize>>,
-    /// The code was generated with [`Band::sunk_order`]: its last member's
-    /// loop runs below the loops of the band's subtree.
+    /// The intra-tile orders a config can choose.
+    pub orders: Orders,
+    /// The code was generated with [`Orders::sunk`]: its last member's loop
+    /// runs below the loops of the band's subtree.
     pub sunk: bool,
+    /// The code was generated with [`Orders::packed`].
+    pub packed: bool,
     /// Member whose loop carries `omp parallel for`, if any.
     pub parallel_member: Option<usize>,
     /// No member is parallel (time-skewed stencils): the tiles of the first
@@ -91,14 +88,39 @@ pub struct Band {
 impl Band {
     /// Intra-tile loop order of the generated code, outermost first.
     pub fn point_order(&self) -> &[usize] {
-        self.order_for(self.sunk)
+        self.orders.for_config(self.sunk, self.packed)
+    }
+}
+
+/// The intra-tile loop orders of a tiled band, as member indices, outermost
+/// first. Any order is legal inside a tile of a permutable band; the config
+/// ([`crate::Config::sink`], [`crate::Config::pack`]) picks one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Orders {
+    /// Pluto's rule ([`Tiler::point_order`]).
+    pub plain: Vec<usize>,
+    /// When the band leaves loops inside it and has a parallel member worth
+    /// running below them ([`Tiler::sink_member`]): that member last, the
+    /// others in source order.
+    pub sunk: Option<Vec<usize>>,
+    /// When packing changes what Pluto's rule picks (syr2k's transposed
+    /// reads become stride-1 along `j`): the order it picks then.
+    pub packed: Option<Vec<usize>>,
+}
+
+impl Orders {
+    /// One order whatever the config.
+    pub fn only(plain: Vec<usize>) -> Self {
+        Orders { plain, sunk: None, packed: None }
     }
 
-    /// The order a config with this [`crate::Config::sink`] generates.
-    pub fn order_for(&self, sink: bool) -> &[usize] {
-        match (&self.sunk_order, sink) {
-            (Some(order), true) => order,
-            _ => &self.plain_order,
+    /// The order a config with these `sink` and `pack` generates: sinking
+    /// takes precedence over packing.
+    pub fn for_config(&self, sink: bool, pack: bool) -> &[usize] {
+        match (&self.sunk, sink, &self.packed, pack) {
+            (Some(order), true, _, _) => order,
+            (_, _, Some(order), true) => order,
+            _ => &self.plain,
         }
     }
 }
@@ -144,12 +166,22 @@ pub fn tile_param(k: usize) -> String {
     format!("TSS_T{}", k + 1)
 }
 
-/// Tiles every permutable band of `schedule`; with `sink`, bands that leave
-/// loops inside them run their best parallel member below those loops.
-pub fn tile(ctx: &Context, scop: &Scop, schedule: &Schedule, sink: bool) -> Result<TiledSchedule, PolyError> {
+/// Tiles every permutable band of `schedule`. The config's loop-order
+/// choices apply: with [`Config::sink`], bands that leave loops inside them
+/// run their best parallel member below those loops; with [`Config::pack`],
+/// the intra-tile order counts the reads that packing makes stride-1 as such.
+pub fn tile(ctx: &Context, scop: &Scop, schedule: &Schedule, config: &Config) -> Result<TiledSchedule, PolyError> {
     let iterators: BTreeSet<&String> = scop.statements.iter().flat_map(|s| &s.iterators).collect();
     let reserved = scop.identifiers.iter().filter(|i| !iterators.contains(i)).cloned().collect();
-    let mut t = Tiler { ctx, scop, bands: Vec::new(), reserved, tile_dims: 0, sink };
+    let read_only = scop
+        .statements
+        .iter()
+        .flat_map(|s| &s.accesses)
+        .map(|a| a.array.clone())
+        .filter(|x| !scop.statements.iter().flat_map(|s| &s.accesses).any(|a| a.write && &a.array == x))
+        .collect();
+    let mut t =
+        Tiler { ctx, scop, bands: Vec::new(), reserved, tile_dims: 0, sink: config.sink, pack: config.pack, read_only };
     let mut children = Vec::new();
     sequential_parts(schedule.get_root()?, &mut children)?;
     let mut parts = Vec::new();
@@ -202,6 +234,11 @@ struct Tiler<'a> {
     tile_dims: usize,
     /// Sink a parallel member where a band allows it ([`crate::Config::sink`]).
     sink: bool,
+    /// Generate the order that counts packed reads as stride-1 ([`crate::Config::pack`]).
+    pack: bool,
+    /// Arrays the SCoP never writes: packing can lay out their reads
+    /// stride-1 along any member.
+    read_only: BTreeSet<String>,
 }
 
 type Flat = (UnionMap, Vec<Dim>);
@@ -270,13 +307,16 @@ impl Tiler<'_> {
         let tiled = permutable && d >= 2 && !path.in_tiled;
         let sinkable =
             if tiled && has_band(&node.get_child(0)?)? { self.sink_member(&rows, &coincident) } else { None };
-        let plain_order = if tiled { self.point_order(&rows, &coincident) } else { (0..d).collect() };
+        let plain_order = if tiled { self.point_order(&rows, &coincident, false) } else { (0..d).collect() };
+        let packed_order = Some(self.point_order(&rows, &coincident, true)).filter(|o| tiled && *o != plain_order);
         // A sunk member goes last; the others keep the source order.
         let sunk_order: Option<Vec<usize>> =
             sinkable.map(|m| self.source_order(&rows, d, (0..d).filter(|&k| k != m)).chain([m]).collect());
         let sink = sinkable.filter(|_| self.sink);
-        let point_order: Vec<usize> = match (&sunk_order, sink) {
-            (Some(order), Some(_)) => order.clone(),
+        let packed = sink.is_none() && self.pack && packed_order.is_some();
+        let point_order: Vec<usize> = match (&sunk_order, sink, &packed_order) {
+            (Some(order), Some(_), _) => order.clone(),
+            (_, _, Some(order)) if packed => order.clone(),
             _ => plain_order.clone(),
         };
         let parallel_member = if path.parallel_done { None } else { (0..d).find(|&k| coincident[k]) };
@@ -333,9 +373,9 @@ impl Tiler<'_> {
             permutable,
             coincident,
             tiled,
-            plain_order,
-            sunk_order,
+            orders: Orders { plain: plain_order, sunk: sunk_order, packed: packed_order },
             sunk: sink.is_some(),
+            packed,
             parallel_member,
             wavefront,
             names,
@@ -370,7 +410,7 @@ impl Tiler<'_> {
         (0..coincident.len())
             .rev()
             .filter(|&k| coincident[k])
-            .map(|k| (self.stride_score(rows, k), k))
+            .map(|k| (self.stride_score(rows, k, false), k))
             .max_by_key(|&(score, _)| score)
             .filter(|&(score, _)| score > 0)
             .map(|(_, k)| k)
@@ -436,10 +476,11 @@ impl Tiler<'_> {
     /// Pluto's intra-tile rule: move innermost the member along which most
     /// references are stride-1 (spatial reuse) or invariant (temporal reuse)
     /// and fewest jump; the others keep their order. Any order is legal
-    /// inside a tile of a permutable band.
-    fn point_order(&self, rows: &BandRows, coincident: &[bool]) -> Vec<usize> {
+    /// inside a tile of a permutable band. With `pack`, reads that packing
+    /// lays out stride-1 count as such.
+    fn point_order(&self, rows: &BandRows, coincident: &[bool], pack: bool) -> Vec<usize> {
         let d = coincident.len();
-        let score = |k: usize| i64::from(coincident[k]) + self.stride_score(rows, k);
+        let score = |k: usize| i64::from(coincident[k]) + self.stride_score(rows, k, pack);
         let best = (0..d).rev().max_by_key(|&k| score(k)).unwrap_or(d - 1);
         self.source_order(rows, d, (0..d).filter(|&k| k != best)).chain([best]).collect()
     }
@@ -466,7 +507,7 @@ impl Tiler<'_> {
 
     /// Over every reference of the band's statements, +2 when the reference
     /// is stride-1 along member `k`, +1 when invariant, -2 otherwise.
-    fn stride_score(&self, rows: &BandRows, k: usize) -> i64 {
+    fn stride_score(&self, rows: &BandRows, k: usize, pack: bool) -> i64 {
         let mut sc = 0;
         for (s, r) in rows {
             let Some(r) = r else { continue };
@@ -477,11 +518,24 @@ impl Tiler<'_> {
                 sc += match classify(stmt, a, dir.as_deref()) {
                     Stride::Unit => 2,
                     Stride::Invariant => 1,
+                    Stride::Other if pack && self.packable(a, m.len()) => 2,
                     Stride::Other => -2,
                 };
             }
         }
         sc
+    }
+
+    /// Whether packing gives `a` stride 1 along any member of a `d`-member
+    /// band: a read of a packed array whose subscripts are one iterator plus
+    /// a constant, or a constant, and that reads fewer iterators than the
+    /// band has members (so each copied element is reused; see
+    /// `codegen::pack`).
+    fn packable(&self, a: &Access, d: usize) -> bool {
+        let subs: Option<Vec<_>> = a.subscripts.iter().map(|s| s.linear()).collect();
+        let Some(subs) = subs.filter(|s| s.iter().all(|l| l.coeffs.len() <= 1)) else { return false };
+        let iterators: BTreeSet<&String> = subs.iter().flat_map(|l| l.coeffs.keys()).collect();
+        !a.write && self.read_only.contains(&a.array) && iterators.len() < d
     }
 
     /// The source iterator a member equals on every statement, else `c`.
