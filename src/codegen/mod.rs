@@ -593,8 +593,11 @@ impl<'a> Printer<'a> {
     /// permutable (tiling needs the same). It is done only where the loop's
     /// body holds nothing but point loops of the same band and conditions,
     /// none of whose bounds or tests read the loop's iterator (so each copy
-    /// runs the same inner iterations), and only with a unit step. The
-    /// innermost loop is the vector loop and is not unrolled.
+    /// runs the same inner iterations), and only with a unit step. The one
+    /// exception is the innermost (vector) loop, whose range may depend on
+    /// it (syrk's `j <= i`): its copies then share a common range, jammed,
+    /// and run the rest of their own ranges before and after it
+    /// ([`Self::ivdep_loop`]). The innermost loop is not unrolled.
     fn jam_factor(&self, node: &ASTNode, dim: &Dim) -> Result<usize, PolyError> {
         let DimKind::Point { member, band } = dim.kind else { return Ok(1) };
         let u = self.opts.config.unroll(member);
@@ -621,13 +624,21 @@ impl<'a> Printer<'a> {
             ASTNodeType::For => {
                 let inner = self.dim_of(node.for_get_iterator()?.get_id()?.get_name()?)?;
                 let same_band = matches!(inner.kind, DimKind::Point { band: b, .. } if b == band);
+                let body = node.for_get_body()?;
                 let bounds = [node.for_get_init()?, node.for_get_cond()?, node.for_get_inc()?];
+                let mut depends = false;
                 for b in &bounds {
-                    if mentions(&e.print(b)?, v) {
-                        return Ok(false);
-                    }
+                    depends |= mentions(&e.print(b)?, v);
                 }
-                Ok(same_band && self.jammable(&node.for_get_body()?, v, band)?)
+                // The vector loop (as `for_loop` picks it) may split its range.
+                let vector_loop = inner.ivdep
+                    && !node.for_is_degenerate()?
+                    && e.print(&bounds[2])? == "1"
+                    && !self.has_loop(&body)?;
+                if depends && !vector_loop {
+                    return Ok(false);
+                }
+                Ok(same_band && self.jammable(&body, v, band)?)
             }
             ASTNodeType::If => {
                 if mentions(&e.print(&node.if_get_cond()?)?, v) {
@@ -686,14 +697,41 @@ impl<'a> Printer<'a> {
             isl_rs::ASTExprOpType::Lt => "<",
             _ => return Err(PolyError("unexpected innermost loop test".into())),
         };
-        let lb = e.print(&node.for_get_init()?)?;
-        let ub = e.print(&cond.get_op_arg(1)?)?;
+        let (init, bound) = (node.for_get_init()?, cond.get_op_arg(1)?);
+        let (mut lb, mut ub) = (e.print(&init)?, e.print(&bound)?);
         let v = &dim.name;
         let body = node.for_get_body()?;
+        let jammed: Vec<&str> = self.jam.iter().map(|&(p, _)| self.dims[p].name.as_str()).collect();
+        let split = jammed.iter().any(|j| mentions(&lb, j) || mentions(&ub, j));
+        let mut copies = Vec::new();
+        if split {
+            // Each copy's own range; the jammed loop runs where all overlap.
+            for offsets in jam_offsets(&self.jam) {
+                self.shift = offsets;
+                let own = (self.expr().print(&init)?, self.expr().print(&bound)?);
+                copies.push((self.captured(|p| p.node(&body, depth + 1))?, own));
+            }
+            self.shift.clear();
+            let lbs: BTreeSet<&String> = copies.iter().map(|(_, (l, _))| l).collect();
+            let ubs: BTreeSet<&String> = copies.iter().map(|(_, (_, u))| u).collect();
+            let fold = |f: &str, v: BTreeSet<&String>| {
+                v.iter()
+                    .skip(1)
+                    .fold(v.first().map_or_else(String::new, |s| s.to_string()), |a, b| format!("{f}({a}, {b})"))
+            };
+            (lb, ub) = (fold("tss_max", lbs), fold("tss_min", ubs));
+        }
         let text = self.captured(|p| p.node(&body, depth + 1))?;
         let (text, hoisted) =
             if self.jam.is_empty() { (text, None) } else { self.register_locals(text, &body, v, depth)? };
         self.line(depth, &format!("{{ int tss_lb = {lb}, tss_ub = {ub};"));
+        // Before the common range, each copy's iterations below it.
+        let below = if op == "<=" { "tss_lb - 1" } else { "tss_lb" };
+        for (text, (own_lb, own_ub)) in &copies {
+            self.line(depth, &format!("for ({v} = {own_lb}; {v} {op} tss_min({own_ub}, {below}); {v}++) {{"));
+            self.out.push_str(text);
+            self.line(depth, "}");
+        }
         if let Some(h) = &hoisted {
             // Only when the loop runs: the original reads them only then.
             self.line(depth, &format!("if (tss_lb {op} tss_ub) {{"));
@@ -709,7 +747,20 @@ impl<'a> Printer<'a> {
             self.line(depth, &format!("for ({v} = tss_lb; {v} {op} tss_ub; {v}++) {{"));
         }
         self.out.push_str(hoisted.as_ref().map_or(&text, |h| &h.body));
-        self.line(depth, if hoisted.is_some() { "} } }" } else { "} }" });
+        if copies.is_empty() {
+            self.line(depth, if hoisted.is_some() { "} } }" } else { "} }" });
+            return Ok(());
+        }
+        self.line(depth, if hoisted.is_some() { "} }" } else { "}" });
+        // After it, each copy's iterations above it (or, where the copies
+        // share no iteration, all those not run before).
+        let above = if op == "<=" { "tss_max(tss_lb, tss_ub + 1)" } else { "tss_max(tss_lb, tss_ub)" };
+        for (text, (own_lb, own_ub)) in &copies {
+            self.line(depth, &format!("for ({v} = tss_max({own_lb}, {above}); {v} {op} {own_ub}; {v}++) {{"));
+            self.out.push_str(text);
+            self.line(depth, "}");
+        }
+        self.line(depth, "}");
         Ok(())
     }
 
