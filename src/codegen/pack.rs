@@ -10,8 +10,9 @@
 //! (BLIS and Polly's matmul path pack the same way). An operand that is
 //! stride 1 already, gemm's `B[k][j]`, is copied as it is: the tile's panel
 //! becomes contiguous, so it no longer spans a page and a cache set per row.
-//! On Zen 3 that took gemm (1536x1280x1792, 256x256x64:4x1x4) from 20.2 to
-//! 26.7 GF/s, past Polly's 22.5 (`scripts/peers.py`).
+//! On Zen 3 that took gemm (1536x1280x1792) at 64x256x128:4x1x4 from 20.1
+//! to 25.1 GF/s, and 256x256x64:4x1x4 packed ran at 27.1, past Polly's 22.9
+//! (`scripts/peers.py`, one run).
 //!
 //! An array is packed when it is read-only in the SCoP (the copy then never
 //! goes stale), every read of it in the band has subscripts that are one band
