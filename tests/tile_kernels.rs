@@ -19,8 +19,8 @@ use tss::TileOptions;
 /// Small, non-square sizes so each run takes milliseconds.
 const SIZES: [&str; 8] = ["-DNI=37", "-DNJ=41", "-DNK=29", "-DNL=23", "-DNM=31", "-DM=33", "-DN=39", "-DTSTEPS=5"];
 /// Configs as `tss tile --tile T --unroll U` takes them (`T:U`), two of them
-/// packing (`/pack`).
-const CONFIGS: [&str; 14] = [
+/// packing (`/pack`); `9x5x6:1x4x3` splits trmm's triangular `k` loop.
+const CONFIGS: [&str; 15] = [
     "1",
     "7",
     "8",
@@ -35,6 +35,7 @@ const CONFIGS: [&str; 14] = [
     "33x9x17:1x2x7",
     "7/pack",
     "16x64x8:3x1x5/pack",
+    "9x5x6:1x4x3",
 ];
 
 fn kernels() -> Vec<PathBuf> {
@@ -188,6 +189,23 @@ fn packing_copies_transposed_operands_once_per_tile() {
     let (code, _) = tss::tile_source(&g, &src, &packed).unwrap();
     assert_eq!(code.matches("__builtin_malloc").count(), 1, "{code}");
     assert!(code.contains("tss_p0[tss_p0_x0 - tss_p0_l0][tss_p0_x1 - tss_p0_l1] = B[tss_p0_x0][tss_p0_x1];"), "{code}");
+}
+
+/// trmm's `k > i` under a jammed `i`: the copies share `k`'s common range,
+/// where the written rows `B[i+o][j]` stay in locals under a guard that the
+/// rows read, `B[k+p][j]`, are other rows.
+#[test]
+fn triangular_loops_split_under_register_tiles() {
+    let k = root().join("polybench/linear-algebra/trmm.c");
+    let src = std::fs::read_to_string(&k).unwrap();
+    let opts = TileOptions { config: "64:1x4x2".parse().unwrap(), ..TileOptions::default() };
+    let (code, _) = tss::tile_source(&k, &src, &opts).unwrap();
+    assert!(code.contains("i += 4") && code.contains("for (k = tss_lb_k; k < tss_ub_k - 1; k += 2)"), "{code}");
+    assert!(code.contains("if ((i + 1) != (k + 1) && ") && code.contains("tss_w3 += tss_r"), "{code}");
+    let dir = tempfile::tempdir().unwrap();
+    let tiled = dir.path().join("tiled.c");
+    std::fs::write(&tiled, &code).unwrap();
+    assert_eq!(compile_and_run(&tiled, &dir.path().join("tiled")), compile_and_run(&k, &dir.path().join("orig")));
 }
 
 #[test]

@@ -374,6 +374,9 @@ impl<'a> Printer<'a> {
         if dim.ivdep && !degenerate && header.step == "1" && !self.has_loop(&body)? {
             return self.ivdep_loop(node, &dim, depth);
         }
+        if self.depends_on_jam(node)? {
+            return self.split_loop(node, &it, &dim, depth);
+        }
         let u = self.jam_factor(node, &dim)?;
         if u > 1 {
             return self.jammed_loop(node, &it, &dim, u, depth);
@@ -592,12 +595,12 @@ impl<'a> Printer<'a> {
     /// innermost loops; that is legal because the point loops of a band are
     /// permutable (tiling needs the same). It is done only where the loop's
     /// body holds nothing but point loops of the same band and conditions,
-    /// none of whose bounds or tests read the loop's iterator (so each copy
-    /// runs the same inner iterations), and only with a unit step. The one
-    /// exception is the innermost (vector) loop, whose range may depend on
-    /// it (syrk's `j <= i`): its copies then share a common range, jammed,
-    /// and run the rest of their own ranges before and after it
-    /// ([`Self::ivdep_loop`]). The innermost loop is not unrolled.
+    /// with a unit step, and no test reads the loop's iterator. A loop below
+    /// whose range depends on it (syrk's `j <= i`, trmm's `k > i`) is split:
+    /// the copies share a common range, jammed, and run the rest of their
+    /// own ranges before and after it ([`Self::split_loop`],
+    /// [`Self::ivdep_loop`]); at most one loop per path splits. The
+    /// innermost loop is not unrolled.
     fn jam_factor(&self, node: &ASTNode, dim: &Dim) -> Result<usize, PolyError> {
         let DimKind::Point { member, band } = dim.kind else { return Ok(1) };
         let u = self.opts.config.unroll(member);
@@ -610,7 +613,10 @@ impl<'a> Printer<'a> {
         // A strided loop (`c += 3`, from a schedule like `3j + 3`) would need
         // copies `stride` apart; the copies below are 1 apart.
         let unit_step = self.expr().print(&node.for_get_inc()?)? == "1";
-        if !bound || !unit_step || !self.has_loop(&body)? || !self.jammable(&body, &dim.name, band)? {
+        // The copies of this loop and of the enclosing jammed ones.
+        let names: Vec<&str> =
+            self.jam.iter().map(|&(p, _)| self.dims[p].name.as_str()).chain([dim.name.as_str()]).collect();
+        if !bound || !unit_step || !self.has_loop(&body)? || !self.jammable(&body, &names, band)? {
             return Ok(1);
         }
         Ok(u)
@@ -618,7 +624,7 @@ impl<'a> Printer<'a> {
 
     /// Whether `node` can take the copies of loop `v` of `band` (see
     /// [`Self::jam_factor`]).
-    fn jammable(&self, node: &ASTNode, v: &str, band: usize) -> Result<bool, PolyError> {
+    fn jammable(&self, node: &ASTNode, v: &[&str], band: usize) -> Result<bool, PolyError> {
         let e = self.expr();
         match ffi::ast_node_type(node) {
             ASTNodeType::For => {
@@ -628,20 +634,25 @@ impl<'a> Printer<'a> {
                 let bounds = [node.for_get_init()?, node.for_get_cond()?, node.for_get_inc()?];
                 let mut depends = false;
                 for b in &bounds {
-                    depends |= mentions(&e.print(b)?, v);
+                    depends |= mentions_any(&e.print(b)?, v);
                 }
-                // The vector loop (as `for_loop` picks it) may split its range.
-                let vector_loop = inner.ivdep
-                    && !node.for_is_degenerate()?
+                // A unit-step loop with a plain upper bound splits its range
+                // (`split_loop`, or `ivdep_loop` for the vector loop).
+                let test = node.for_get_cond()?.get_op_type()?;
+                let splits = !node.for_is_degenerate()?
                     && e.print(&bounds[2])? == "1"
-                    && !self.has_loop(&body)?;
-                if depends && !vector_loop {
+                    && matches!(test, isl_rs::ASTExprOpType::Le | isl_rs::ASTExprOpType::Lt);
+                // One split per path: a split loop's copies each hold its
+                // whole body, and splits nested in them multiply the code
+                // (seidel-2d's skewed band at 8 copies: 200 KB that gcc
+                // could not compile in 24 GiB).
+                if depends && (!splits || self.loops_read(&body, v)?) {
                     return Ok(false);
                 }
                 Ok(same_band && self.jammable(&body, v, band)?)
             }
             ASTNodeType::If => {
-                if mentions(&e.print(&node.if_get_cond()?)?, v) {
+                if mentions_any(&e.print(&node.if_get_cond()?)?, v) {
                     return Ok(false);
                 }
                 let then = self.jammable(&node.if_get_then_node()?, v, band)?;
@@ -668,19 +679,113 @@ impl<'a> Printer<'a> {
     fn jammed_loop(&mut self, node: &ASTNode, it: &str, dim: &Dim, u: usize, depth: usize) -> Result<(), PolyError> {
         let e = self.expr();
         let cond = node.for_get_cond()?;
-        let op = if cond.get_op_type()? == isl_rs::ASTExprOpType::Le { "<=" } else { "<" };
-        let init = e.print(&node.for_get_init()?)?;
-        let ub = e.print(&cond.get_op_arg(1)?)?;
-        let body = node.for_get_body()?;
+        let range = (e.print(&node.for_get_init()?)?, test_op(&cond)?, e.print(&cond.get_op_arg(1)?)?);
+        self.jammed_range(&node.for_get_body()?, it, dim, u, range, depth)
+    }
+
+    /// [`Self::jammed_loop`] over the range `(init, op, ub)`.
+    fn jammed_range(
+        &mut self,
+        body: &ASTNode,
+        it: &str,
+        dim: &Dim,
+        u: usize,
+        (init, op, ub): (String, &str, String),
+        depth: usize,
+    ) -> Result<(), PolyError> {
         let v = &dim.name;
         self.line(depth, &format!("for ({v} = {init}; {v} {op} {ub} - {}; {v} += {u}) {{", u - 1));
         self.jam.push((self.dim_pos(it)?, u));
-        let printed = self.node(&body, depth + 1);
+        let printed = self.node(body, depth + 1);
         self.jam.pop();
         printed?;
         self.line(depth, "}");
         self.line(depth, &format!("for (; {v} {op} {ub}; {v}++) {{"));
-        self.node(&body, depth + 1)?;
+        self.node(body, depth + 1)?;
+        self.line(depth, "}");
+        Ok(())
+    }
+
+    /// Whether the bounds of some loop in `node` read one of `names`.
+    fn loops_read(&self, node: &ASTNode, names: &[&str]) -> Result<bool, PolyError> {
+        let e = self.expr();
+        Ok(match ffi::ast_node_type(node) {
+            ASTNodeType::For => {
+                let bounds = [node.for_get_init()?, node.for_get_cond()?];
+                let mut reads = false;
+                for b in &bounds {
+                    reads |= mentions_any(&e.print(b)?, names);
+                }
+                reads || self.loops_read(&node.for_get_body()?, names)?
+            }
+            ASTNodeType::If => {
+                let other = node.if_has_else_node()? && self.loops_read(&node.if_get_else_node()?, names)?;
+                other || self.loops_read(&node.if_get_then_node()?, names)?
+            }
+            ASTNodeType::Block => {
+                let list = node.block_get_children()?;
+                let mut reads = false;
+                for k in 0..list.n_ast_node()? {
+                    reads |= self.loops_read(&list.get_at(k)?, names)?;
+                }
+                reads
+            }
+            ASTNodeType::Mark => self.loops_read(&node.mark_get_node()?, names)?,
+            ASTNodeType::User | ASTNodeType::Error => false,
+        })
+    }
+
+    /// Whether the bounds of `node`, a loop inside jammed loops (and not
+    /// inside one copy of them), read a jammed iterator.
+    fn depends_on_jam(&self, node: &ASTNode) -> Result<bool, PolyError> {
+        if self.jam.is_empty() || !self.shift.is_empty() {
+            return Ok(false);
+        }
+        let e = self.expr();
+        let bounds = [e.print(&node.for_get_init()?)?, e.print(&node.for_get_cond()?)?];
+        Ok(self.jam.iter().any(|&(p, _)| bounds.iter().any(|b| mentions(b, &self.dims[p].name))))
+    }
+
+    /// A point loop whose range depends on enclosing jammed loops (trmm's
+    /// `k > i` under a jammed `i`): the copies' common range (largest lower
+    /// bound to smallest upper bound) runs with the copies jammed, unrolled
+    /// itself when configured, and each copy runs the rest of its own range
+    /// alone, one loop before the common range and one after it. Legal for
+    /// the reason the vector loop's split is ([`Self::ivdep_loop`]): the
+    /// band is permutable, so each part runs its instances in an order
+    /// increasing in every member, and the parts follow one another in
+    /// this loop's order.
+    fn split_loop(&mut self, node: &ASTNode, it: &str, dim: &Dim, depth: usize) -> Result<(), PolyError> {
+        let cond = node.for_get_cond()?;
+        let op = test_op(&cond)?;
+        let (init, bound, body) = (node.for_get_init()?, cond.get_op_arg(1)?, node.for_get_body()?);
+        let jam = std::mem::take(&mut self.jam);
+        let mut copies = Vec::new();
+        for offsets in jam_offsets(&jam) {
+            self.shift = offsets;
+            let own = (self.expr().print(&init)?, self.expr().print(&bound)?);
+            let text = self.captured(|p| p.node(&body, depth + 2));
+            copies.push((text, own));
+        }
+        self.shift.clear();
+        self.jam = jam;
+        let copies = copies.into_iter().map(|(t, own)| t.map(|t| (t, own))).collect::<Result<Vec<_>, _>>()?;
+        let v = &dim.name;
+        let (lo, hi) = (format!("tss_lb_{v}"), format!("tss_ub_{v}"));
+        let (lb, ub) = common_range(copies.iter().map(|(_, own)| own));
+        self.line(depth, &format!("{{ int {lo} = {lb}, {hi} = {ub};"));
+        let under = below(&lo, op);
+        self.copy_loops(&copies, v, op, |l| l.to_string(), |u| format!("tss_min({u}, {under})"), depth + 1);
+        let u = self.jam_factor(node, dim)?;
+        if u > 1 {
+            self.jammed_range(&body, it, dim, u, (lo.clone(), op, hi.clone()), depth + 1)?;
+        } else {
+            self.line(depth + 1, &format!("for ({v} = {lo}; {v} {op} {hi}; {v}++) {{"));
+            self.node(&body, depth + 2)?;
+            self.line(depth + 1, "}");
+        }
+        let over = above(&lo, &hi, op);
+        self.copy_loops(&copies, v, op, |l| format!("tss_max({l}, {over})"), |u| u.to_string(), depth + 1);
         self.line(depth, "}");
         Ok(())
     }
@@ -692,11 +797,7 @@ impl<'a> Printer<'a> {
     fn ivdep_loop(&mut self, node: &ASTNode, dim: &Dim, depth: usize) -> Result<(), PolyError> {
         let e = self.expr();
         let cond = node.for_get_cond()?;
-        let op = match cond.get_op_type()? {
-            isl_rs::ASTExprOpType::Le => "<=",
-            isl_rs::ASTExprOpType::Lt => "<",
-            _ => return Err(PolyError("unexpected innermost loop test".into())),
-        };
+        let op = test_op(&cond)?;
         let (init, bound) = (node.for_get_init()?, cond.get_op_arg(1)?);
         let (mut lb, mut ub) = (e.print(&init)?, e.print(&bound)?);
         let v = &dim.name;
@@ -712,26 +813,15 @@ impl<'a> Printer<'a> {
                 copies.push((self.captured(|p| p.node(&body, depth + 1))?, own));
             }
             self.shift.clear();
-            let lbs: BTreeSet<&String> = copies.iter().map(|(_, (l, _))| l).collect();
-            let ubs: BTreeSet<&String> = copies.iter().map(|(_, (_, u))| u).collect();
-            let fold = |f: &str, v: BTreeSet<&String>| {
-                v.iter()
-                    .skip(1)
-                    .fold(v.first().map_or_else(String::new, |s| s.to_string()), |a, b| format!("{f}({a}, {b})"))
-            };
-            (lb, ub) = (fold("tss_max", lbs), fold("tss_min", ubs));
+            (lb, ub) = common_range(copies.iter().map(|(_, own)| own));
         }
         let text = self.captured(|p| p.node(&body, depth + 1))?;
-        let (text, hoisted) =
-            if self.jam.is_empty() { (text, None) } else { self.register_locals(text, &body, v, depth)? };
+        let (text, hoisted, fallback) =
+            if self.jam.is_empty() { (text, None, None) } else { self.register_locals(text, &body, v, depth)? };
         self.line(depth, &format!("{{ int tss_lb = {lb}, tss_ub = {ub};"));
         // Before the common range, each copy's iterations below it.
-        let below = if op == "<=" { "tss_lb - 1" } else { "tss_lb" };
-        for (text, (own_lb, own_ub)) in &copies {
-            self.line(depth, &format!("for ({v} = {own_lb}; {v} {op} tss_min({own_ub}, {below}); {v}++) {{"));
-            self.out.push_str(text);
-            self.line(depth, "}");
-        }
+        let under = below("tss_lb", op);
+        self.copy_loops(&copies, v, op, |l| l.to_string(), |u| format!("tss_min({u}, {under})"), depth);
         if let Some(h) = &hoisted {
             // Only when the loop runs: the original reads them only then.
             self.line(depth, &format!("if (tss_lb {op} tss_ub) {{"));
@@ -739,13 +829,21 @@ impl<'a> Printer<'a> {
                 self.line(depth, &format!("const __typeof__({r}) {local} = {r};"));
             }
         }
-        let _ = writeln!(self.out, "#pragma GCC ivdep");
-        if self.opts.reverse_marked {
-            let last = if op == "<" { "tss_ub - 1" } else { "tss_ub" };
-            self.line(depth, &format!("for ({v} = {last}; {v} >= tss_lb; {v}--) {{"));
-        } else {
-            self.line(depth, &format!("for ({v} = tss_lb; {v} {op} tss_ub; {v}++) {{"));
+        let over = above("tss_lb", "tss_ub", op);
+        if let Some((guard, plain)) = fallback {
+            // The locals only where no other reference meets them.
+            self.line(depth, &format!("if ({guard}) {{"));
+            self.vector_header(v, op, depth);
+            self.out.push_str(hoisted.as_ref().map_or(&text, |h| &h.body));
+            self.line(depth, "} } else {");
+            self.vector_header(v, op, depth);
+            self.out.push_str(&plain);
+            self.line(depth, if hoisted.is_some() { "} } }" } else { "} }" });
+            self.copy_loops(&copies, v, op, |l| format!("tss_max({l}, {over})"), |u| u.to_string(), depth);
+            self.line(depth, "}");
+            return Ok(());
         }
+        self.vector_header(v, op, depth);
         self.out.push_str(hoisted.as_ref().map_or(&text, |h| &h.body));
         if copies.is_empty() {
             self.line(depth, if hoisted.is_some() { "} } }" } else { "} }" });
@@ -754,37 +852,66 @@ impl<'a> Printer<'a> {
         self.line(depth, if hoisted.is_some() { "} }" } else { "}" });
         // After it, each copy's iterations above it (or, where the copies
         // share no iteration, all those not run before).
-        let above = if op == "<=" { "tss_max(tss_lb, tss_ub + 1)" } else { "tss_max(tss_lb, tss_ub)" };
-        for (text, (own_lb, own_ub)) in &copies {
-            self.line(depth, &format!("for ({v} = tss_max({own_lb}, {above}); {v} {op} {own_ub}; {v}++) {{"));
-            self.out.push_str(text);
-            self.line(depth, "}");
-        }
+        self.copy_loops(&copies, v, op, |l| format!("tss_max({l}, {over})"), |u| u.to_string(), depth);
         self.line(depth, "}");
         Ok(())
     }
 
-    /// In a register tile, the innermost loop's written elements and its
-    /// invariant reads go to locals (see `scalar`): the body text to print
-    /// and the reads to hoist before the loop.
-    fn register_locals(
-        &self,
-        text: String,
-        body: &ASTNode,
+    /// `#pragma GCC ivdep` and the header of the vector loop over
+    /// `tss_lb`..`tss_ub`.
+    fn vector_header(&mut self, v: &str, op: &str, depth: usize) {
+        let _ = writeln!(self.out, "#pragma GCC ivdep");
+        if self.opts.reverse_marked {
+            let last = if op == "<" { "tss_ub - 1" } else { "tss_ub" };
+            self.line(depth, &format!("for ({v} = {last}; {v} >= tss_lb; {v}--) {{"));
+        } else {
+            self.line(depth, &format!("for ({v} = tss_lb; {v} {op} tss_ub; {v}++) {{"));
+        }
+    }
+
+    /// One loop over `v` per copy of jammed loops, each over the part of the
+    /// copy's own range `(lb, ub)` that `start(lb)` and `end(ub)` give, with
+    /// the copy's body text.
+    fn copy_loops(
+        &mut self,
+        copies: &[(String, (String, String))],
         v: &str,
+        op: &str,
+        start: impl Fn(&str) -> String,
+        end: impl Fn(&str) -> String,
         depth: usize,
-    ) -> Result<(String, Option<scalar::Hoisted>), PolyError> {
+    ) {
+        for (text, (lb, ub)) in copies {
+            self.line(depth, &format!("for ({v} = {}; {v} {op} {}; {v}++) {{", start(lb), end(ub)));
+            self.out.push_str(text);
+            self.line(depth, "}");
+        }
+    }
+
+    /// In a register tile, the innermost loop's written elements and its
+    /// invariant reads go to locals (see `scalar`): the body text to print,
+    /// the reads to hoist before the loop and, when the written elements
+    /// stay in locals only under a guard, the guard and the body to run
+    /// otherwise (with the same reads hoisted).
+    fn register_locals(&self, text: String, body: &ASTNode, v: &str, depth: usize) -> Result<RegisterTile, PolyError> {
         let written = self.written_names(body)?;
-        let text = match scalar::keep_written_in_locals(&text, &written) {
-            Some((decls, body, stores)) => {
-                let pad = format!("{}{}", self.base, "  ".repeat(depth + 1));
-                let lines = |v: &[String]| v.iter().map(|l| format!("{pad}{l}\n")).collect::<String>();
-                format!("{}{body}{}", lines(&decls), lines(&stores))
-            }
-            None => text,
+        let hoist = |t: &str| scalar::hoist_invariant_reads(t, v, &written);
+        let Some(l) = scalar::keep_written_in_locals(&text, &written, v) else {
+            let hoisted = hoist(&text);
+            return Ok((text, hoisted, None));
         };
-        let hoisted = scalar::hoist_invariant_reads(&text, v, &written);
-        Ok((text, hoisted))
+        let pad = format!("{}{}", self.base, "  ".repeat(depth + 1));
+        let lines = |v: &[String]| v.iter().map(|l| format!("{pad}{l}\n")).collect::<String>();
+        let fast = format!("{}{}{}", lines(&l.decls), l.body, lines(&l.stores));
+        let hoisted = hoist(&fast);
+        let Some(guard) = l.guard else { return Ok((fast, hoisted, None)) };
+        let plain = hoist(&text);
+        match (&hoisted, plain) {
+            (None, None) => Ok((fast, None, Some((guard, text)))),
+            (Some(h), Some(p)) if h.locals == p.locals => Ok((fast, hoisted, Some((guard, p.body)))),
+            // Both versions must read the same hoisted values; else no locals.
+            (_, plain) => Ok((text, plain, None)),
+        }
     }
 
     /// What `print` appends to the output, taken out of it.
@@ -894,6 +1021,45 @@ fn jam_offsets(jam: &[(usize, usize)]) -> Vec<Vec<(usize, i64)>> {
             .collect();
     }
     out
+}
+
+/// A register tile's innermost body ([`Printer::register_locals`]): text,
+/// hoisted reads, and the guard and fallback text of guarded locals.
+type RegisterTile = (String, Option<scalar::Hoisted>, Option<(String, String)>);
+
+/// The comparison of a loop test `v <= ub` or `v < ub`.
+fn test_op(cond: &isl_rs::ASTExpr) -> Result<&'static str, PolyError> {
+    match cond.get_op_type()? {
+        isl_rs::ASTExprOpType::Le => Ok("<="),
+        isl_rs::ASTExprOpType::Lt => Ok("<"),
+        _ => Err(PolyError("unexpected loop test".into())),
+    }
+}
+
+/// The range every copy runs: the largest of their lower bounds to the
+/// smallest of their upper bounds (each distinct bound once).
+fn common_range<'s>(owns: impl Iterator<Item = &'s (String, String)>) -> (String, String) {
+    let (lbs, ubs): (BTreeSet<&String>, BTreeSet<&String>) = owns.map(|(l, u)| (l, u)).unzip();
+    let fold = |f: &str, v: BTreeSet<&String>| {
+        v.iter().skip(1).fold(v.first().map_or_else(String::new, |s| s.to_string()), |a, b| format!("{f}({a}, {b})"))
+    };
+    (fold("tss_max", lbs), fold("tss_min", ubs))
+}
+
+/// The last value below a common range starting at `lb`, as a bound for `op`.
+fn below(lb: &str, op: &str) -> String {
+    if op == "<=" { format!("{lb} - 1") } else { lb.to_string() }
+}
+
+/// The first value above the common range `lb`..`ub` (or `lb` when it is
+/// empty), as a lower bound.
+fn above(lb: &str, ub: &str, op: &str) -> String {
+    if op == "<=" { format!("tss_max({lb}, {ub} + 1)") } else { format!("tss_max({lb}, {ub})") }
+}
+
+/// Whether C expression `text` reads one of the identifiers `names`.
+fn mentions_any(text: &str, names: &[&str]) -> bool {
+    names.iter().any(|v| mentions(text, v))
 }
 
 /// Whether C expression `text` reads identifier `v`.

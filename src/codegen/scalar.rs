@@ -69,30 +69,57 @@ pub fn hoist_invariant_reads(body: &str, iterator: &str, written: &BTreeSet<Stri
     Some(Hoisted { locals, body: out })
 }
 
-/// Keeps each element written in one iteration of `body` in a local: a
-/// load before the body where it may be read first, a store after it. Only
-/// for arrays all of whose references in the body are pairwise identical or
-/// differ by a nonzero constant in some subscript (so no two texts name the
-/// same element). Returns the declarations (with loads), the body and the
-/// stores.
-pub fn keep_written_in_locals(body: &str, written: &BTreeSet<String>) -> Option<(Vec<String>, String, Vec<String>)> {
+/// The written elements of a loop body kept in locals
+/// ([`keep_written_in_locals`]).
+#[derive(Debug, PartialEq)]
+pub struct Locals {
+    /// Declarations of the locals, each loaded from its element.
+    pub decls: Vec<String>,
+    /// The body with the elements replaced by their locals.
+    pub body: String,
+    /// Stores of the locals back to their elements.
+    pub stores: Vec<String>,
+    /// A condition, invariant in the loop, under which no other reference
+    /// of a written array names a kept element (`i != k` for trmm's
+    /// `B[i][j]` and `B[k][j]`); `None` when that holds everywhere.
+    pub guard: Option<String>,
+}
+
+/// Keeps each element written in one iteration of `body` (of the loop over
+/// `iterator`) in a local: a load before the body where it may be read
+/// first, a store after it. Only for arrays whose references in the body
+/// name distinct elements when their texts differ: two references are
+/// apart when some subscript differs by a nonzero constant, and otherwise
+/// when they differ only in subscripts the loop does not change, which the
+/// returned guard then compares at run time.
+pub fn keep_written_in_locals(body: &str, written: &BTreeSet<String>, iterator: &str) -> Option<Locals> {
     if has_condition(body) {
         return None;
     }
     let refs = references(body);
     let text = |r: &Ref| &body[r.start..r.end];
-    let distinct_texts = |array: &str| -> Option<Vec<String>> {
+    let invariant = |t: &str| identifiers(t).all(|w| w != iterator && !written.contains(w));
+    let mut guards = Vec::new();
+    let mut distinct_texts = |array: &str| -> Option<Vec<String>> {
         let mut texts: Vec<String> = refs.iter().filter(|r| r.array == array).map(|r| text(r).to_string()).collect();
         texts.sort();
         texts.dedup();
         let subs: Vec<Vec<Linear>> = texts.iter().map(|t| subscripts(&t[array.len()..])).collect::<Option<_>>()?;
         for a in 0..subs.len() {
             for b in a + 1..subs.len() {
-                let apart = subs[a].len() == subs[b].len()
-                    && subs[a].iter().zip(&subs[b]).any(|(x, y)| x.differs_by_constant(y));
-                if !apart {
+                if subs[a].len() != subs[b].len() {
                     return None;
                 }
+                if subs[a].iter().zip(&subs[b]).any(|(x, y)| x.differs_by_constant(y)) {
+                    continue;
+                }
+                let (ta, tb) = (subscript_texts(&texts[a][array.len()..]), subscript_texts(&texts[b][array.len()..]));
+                let differ: Vec<usize> = (0..subs[a].len()).filter(|&k| subs[a][k] != subs[b][k]).collect();
+                if differ.is_empty() || differ.iter().any(|&k| !invariant(ta[k]) || !invariant(tb[k])) {
+                    return None;
+                }
+                let test: Vec<String> = differ.iter().map(|&k| format!("{} != {}", ta[k], tb[k])).collect();
+                guards.push(if test.len() == 1 { test[0].clone() } else { format!("({})", test.join(" || ")) });
             }
         }
         Some(texts)
@@ -124,7 +151,8 @@ pub fn keep_written_in_locals(body: &str, written: &BTreeSet<String>) -> Option<
     // Always loaded: even `X = f(X)` reads X before it stores.
     let decls = order.iter().map(|t| format!("__typeof__({t}) {} = {t};", locals[t])).collect();
     let stores = order.iter().map(|t| format!("{t} = {};", locals[t])).collect();
-    Some((decls, out, stores))
+    let guard = (!guards.is_empty()).then(|| guards.join(" && "));
+    Some(Locals { decls, body: out, stores, guard })
 }
 
 /// Whether the text after a reference assigns to it (`=`, `op=`, `++`, `--`).
@@ -357,7 +385,8 @@ mod tests {
     #[test]
     fn written_elements_stay_in_locals_for_one_iteration() {
         let body = "C[i][j] += x * B[k][j];\nC[(i + 1)][j] += y * B[k][j];\nC[i][j] += z * B[(k + 1)][j];\n";
-        let (decls, out, stores) = keep_written_in_locals(body, &set(&["C"])).unwrap();
+        let Locals { decls, body: out, stores, guard } = keep_written_in_locals(body, &set(&["C"]), "j").unwrap();
+        assert_eq!(guard, None);
         assert_eq!(
             decls,
             vec!["__typeof__(C[(i + 1)][j]) tss_w0 = C[(i + 1)][j];", "__typeof__(C[i][j]) tss_w1 = C[i][j];"]
@@ -365,22 +394,42 @@ mod tests {
         assert_eq!(out, "tss_w1 += x * B[k][j];\ntss_w0 += y * B[k][j];\ntss_w1 += z * B[(k + 1)][j];\n");
         assert_eq!(stores, vec!["C[(i + 1)][j] = tss_w0;", "C[i][j] = tss_w1;"]);
         // `B = f(B)` reads B before it stores: the local starts loaded (the fuzzer found this).
-        let (decls, _, _) = keep_written_in_locals("B[j][i] = 0.5 * B[j][i];", &set(&["B"])).unwrap();
+        let decls = keep_written_in_locals("B[j][i] = 0.5 * B[j][i];", &set(&["B"]), "i").unwrap().decls;
         assert_eq!(decls, vec!["__typeof__(B[j][i]) tss_w0 = B[j][i];"]);
     }
 
     #[test]
     fn references_that_may_meet_keep_their_memory_accesses() {
-        // C[i][j] and C[j][i] meet where i == j.
-        assert_eq!(keep_written_in_locals("C[i][j] += C[j][i];", &set(&["C"])), None);
+        // C[i][j] and C[j][i] meet where i == j, which the loop over j reaches.
+        assert_eq!(keep_written_in_locals("C[i][j] += C[j][i];", &set(&["C"]), "j"), None);
         // Not a linear subscript: cannot tell.
-        assert_eq!(keep_written_in_locals("C[i / 2][j] += C[i][j];", &set(&["C"])), None);
-        assert_eq!(keep_written_in_locals("if (i) C[i][j] += 1;", &set(&["C"])), None);
+        assert_eq!(keep_written_in_locals("C[i / 2][j] += C[i][j];", &set(&["C"]), "j"), None);
+        assert_eq!(keep_written_in_locals("if (i) C[i][j] += 1;", &set(&["C"]), "j"), None);
+        // The same text twice names one element whatever the guard.
+        assert_eq!(keep_written_in_locals("C[i][j] += C[(i)][j];", &set(&["C"]), "j"), None);
         assert_eq!(linear("(i + 1) - 2 * (j - 3)").map(|l| l.constant), Some(7));
         assert_eq!(linear("tss_min(i, 3)"), None);
         // Only assigned elements move: C[(i + 1)][j] is only read here.
-        let (_, out, stores) = keep_written_in_locals("C[i][j] = C[(i + 1)][j] - 1.0;", &set(&["C"])).unwrap();
+        let Locals { body: out, stores, .. } =
+            keep_written_in_locals("C[i][j] = C[(i + 1)][j] - 1.0;", &set(&["C"]), "j").unwrap();
         assert_eq!((out.as_str(), stores), ("tss_w0 = C[(i + 1)][j] - 1.0;", vec!["C[i][j] = tss_w0;".to_string()]));
+    }
+
+    #[test]
+    fn references_apart_only_outside_the_loop_are_guarded() {
+        // trmm's register tile: rows i, i + 1 written, rows k, k + 1 read.
+        let body = "B[i][j] += a * B[k][j];\nB[(i + 1)][j] += b * B[(k + 1)][j];\n";
+        let l = keep_written_in_locals(body, &set(&["B"]), "j").unwrap();
+        assert_eq!(l.body, "tss_w1 += a * B[k][j];\ntss_w0 += b * B[(k + 1)][j];\n");
+        let guard = l.guard.unwrap();
+        for (a, b) in [("i", "k"), ("(i + 1)", "(k + 1)"), ("i", "(k + 1)"), ("(i + 1)", "k")] {
+            let (ab, ba) = (format!("{a} != {b}"), format!("{b} != {a}"));
+            assert!(guard.split(" && ").any(|g| g == ab || g == ba), "{ab} missing from {guard}");
+        }
+        assert_eq!(guard.split(" && ").count(), 4);
+        // A subscript the loop changes cannot be compared once before it.
+        assert_eq!(keep_written_in_locals("B[i][j] += B[k][j + k];", &set(&["B"]), "j"), None);
+        assert_eq!(keep_written_in_locals("B[i][j] += B[j][j];", &set(&["B"]), "j"), None);
     }
 
     #[test]
