@@ -14,8 +14,9 @@ seconds). Every variant is that file built differently:
                tiles and shapes around the fastest (`--refine`)
   polly        clang-19 -O3 -march=native -mllvm -polly  (when installed)
   openblas     the SCoP replaced by the CBLAS call, 1 thread (when installed)
-  pluto        polycc --tile, and --tile --nounrolljam with tss's best tile
-               sizes in tile.sizes (when polycc is on PATH)
+  pluto        polycc --tile as users run it, and --tile --nounrolljam at
+               each of `--pluto-tiles` (tile.sizes), beside tss at the same
+               tile without unrolling (when polycc is on PATH)
 
 Variants run round-robin, pinned to one core, `--reps` times each; the table
 prints the median GF/s and ratios against the untiled code, Polly and
@@ -179,19 +180,35 @@ def has_openblas(work):
         return False
 
 
-def pluto_variants(kernel_src, work, best_tiles):
-    """polycc --tile as users run it, and --tile --nounrolljam at `best_tiles`."""
+def pluto_variants(kernel_src, work, tiles):
+    """polycc --tile as users run it, and --tile --nounrolljam at each of `tiles`."""
     out = []
-    for label, flags, sizes in [("pluto --tile", ["--tile"], None),
-                                (f"pluto {best_tiles} no-uj", ["--tile", "--nounrolljam"], best_tiles)]:
+    runs = [("pluto --tile", ["--tile"], None)]
+    runs += [(f"pluto {t} no-uj", ["--tile", "--nounrolljam"], t) for t in tiles]
+    for label, flags, sizes in runs:
         d = work / re.sub(r"[^a-z0-9]", "_", label)
         d.mkdir(exist_ok=True)
         src = d / kernel_src.name
         shutil.copy(kernel_src, src)
         if sizes:
-            (d / "tile.sizes").write_text("\n".join(sizes.split("x")) + "\n")
+            (d / "tile.sizes").write_text("\n".join(cubic(sizes).split("x")) + "\n")
         run(["polycc", src.name, *flags, "-o", "out.c"], cwd=d)
         out.append(Variant(label, d / "out.c", "gcc", CFLAGS))
+    return out
+
+
+def cubic(tile):
+    """`64` as `64x64x64`; a shaped `AxBxC` as it is."""
+    return tile if "x" in tile else "x".join([tile] * 3)
+
+
+def equal_tiles(gf, tiles):
+    """Pluto's time / tss's time at each tile both ran without unrolling (>= 1: tss as fast)."""
+    out = []
+    for t in tiles:
+        p, s = gf.get(f"pluto {t} no-uj"), gf.get(f"tss {t}")
+        if p and s:
+            out.append((t, s / p))
     return out
 
 
@@ -229,7 +246,9 @@ def bench_kernel(name, args, work, have_blas):
     if have_blas:
         variants.append(blas_variant(src, call, work))
     if shutil.which("polycc"):
-        variants += pluto_variants(src, work, args.pluto_tiles)
+        tiles = args.pluto_tiles.split(",")
+        variants += [tss_variant(args.tss, src, t, work) for t in tiles if t not in configs]
+        variants += pluto_variants(src, work, tiles)
 
     small = {k: SMALL[k] for k in sizes}
     check = ["-DPOLYBENCH_DUMP_ARRAYS", "-ffp-contract=off"]
@@ -274,7 +293,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed of the sampled configs")
     ap.add_argument("--predict", default="t1", help="`tss predict --mode` values, comma-separated ('' to skip); t6-search also refines register tiles and shapes")
     ap.add_argument("--model", action="append", default=[], help="also predict with this trained model directory (repeatable)")
-    ap.add_argument("--pluto-tiles", default="64x64x64", help="tile.sizes for pluto --nounrolljam")
+    ap.add_argument("--pluto-tiles", default="32,64,128",
+                    help="tiles (`64` cubic, or `AxBxC`) at which pluto --nounrolljam and tss without unrolling run")
     ap.add_argument("--cc", default="gcc", help="compiler of the untiled and tss variants (e.g. clang-19)")
     ap.add_argument("--cpu", type=int, default=max(0, (os.cpu_count() or 1) - 1), help="core to pin runs to")
     ap.add_argument("--tss", default=str(ROOT / "target" / "release" / "tss"), help="tss binary")
@@ -309,6 +329,14 @@ def main():
             print(f"| {n} | {cell(gf['untiled'])} | {cell(gf.get('tss 32'))} | {gf[best]:.2f} ({best[4:]}) | "
                   f"{cell(pred)} | {cell(gf.get('polly'))} | {cell(gf.get('openblas'))} | {ratio('polly')} | "
                   f"{ratio('openblas')} |")
+        tiles = args.pluto_tiles.split(",")
+        if any(equal_tiles(gf, tiles) for _, _, gf in summary):
+            print("\n## equal tiles, no unrolling: Pluto's time / tss's time (>= 1: tss as fast or faster)\n")
+            print("| kernel | " + " | ".join(tiles) + " |")
+            print("|---|" + "---|" * len(tiles))
+            for n, _, gf in summary:
+                r = dict(equal_tiles(gf, tiles))
+                print(f"| {n} | " + " | ".join(f"{r[t]:.2f}" if t in r else "-" for t in tiles) + " |")
 
 
 if __name__ == "__main__":

@@ -660,8 +660,14 @@ impl<'a> Printer<'a> {
             }
             ASTNodeType::Block => {
                 let list = node.block_get_children()?;
-                for k in 0..list.n_ast_node()? {
-                    if !self.jammable(&list.get_at(k)?, v, band)? {
+                let n = list.n_ast_node()?;
+                for k in 0..n {
+                    let child = list.get_at(k)?;
+                    // A split range must be all there is at its level: a
+                    // sibling's place in the split member may depend on the
+                    // copy (trisolv's `x[i] /= L[i][i]` sits at `c = i`),
+                    // and all copies of it would run after every copy's range.
+                    if !self.jammable(&child, v, band)? || (n > 1 && self.loops_read(&child, v)?) {
                         return Ok(false);
                     }
                 }
