@@ -765,17 +765,7 @@ impl<'a> Printer<'a> {
         let cond = node.for_get_cond()?;
         let op = test_op(&cond)?;
         let (init, bound, body) = (node.for_get_init()?, cond.get_op_arg(1)?, node.for_get_body()?);
-        let jam = std::mem::take(&mut self.jam);
-        let mut copies = Vec::new();
-        for offsets in jam_offsets(&jam) {
-            self.shift = offsets;
-            let own = (self.expr().print(&init)?, self.expr().print(&bound)?);
-            let text = self.captured(|p| p.node(&body, depth + 2));
-            copies.push((text, own));
-        }
-        self.shift.clear();
-        self.jam = jam;
-        let copies = copies.into_iter().map(|(t, own)| t.map(|t| (t, own))).collect::<Result<Vec<_>, _>>()?;
+        let copies = self.own_ranges(&init, &bound, &body, depth + 2)?;
         let v = &dim.name;
         let (lo, hi) = (format!("tss_lb_{v}"), format!("tss_ub_{v}"));
         let (lb, ub) = common_range(copies.iter().map(|(_, own)| own));
@@ -808,17 +798,11 @@ impl<'a> Printer<'a> {
         let (mut lb, mut ub) = (e.print(&init)?, e.print(&bound)?);
         let v = &dim.name;
         let body = node.for_get_body()?;
-        let jammed: Vec<&str> = self.jam.iter().map(|&(p, _)| self.dims[p].name.as_str()).collect();
-        let split = jammed.iter().any(|j| mentions(&lb, j) || mentions(&ub, j));
-        let mut copies = Vec::new();
-        if split {
-            // Each copy's own range; the jammed loop runs where all overlap.
-            for offsets in jam_offsets(&self.jam) {
-                self.shift = offsets;
-                let own = (self.expr().print(&init)?, self.expr().print(&bound)?);
-                copies.push((self.captured(|p| p.node(&body, depth + 1))?, own));
-            }
-            self.shift.clear();
+        // Each copy's own range, when they differ; the jammed loop runs
+        // where all overlap.
+        let copies =
+            if self.depends_on_jam(node)? { self.own_ranges(&init, &bound, &body, depth + 1)? } else { Vec::new() };
+        if !copies.is_empty() {
             (lb, ub) = common_range(copies.iter().map(|(_, own)| own));
         }
         let text = self.captured(|p| p.node(&body, depth + 1))?;
@@ -861,6 +845,28 @@ impl<'a> Printer<'a> {
         self.copy_loops(&copies, v, op, |l| format!("tss_max({l}, {over})"), |u| u.to_string(), depth);
         self.line(depth, "}");
         Ok(())
+    }
+
+    /// For each copy of the enclosing jammed loops: `body` printed as that
+    /// copy alone, and the copy's own bounds `init` and `bound` of the loop
+    /// around it. The jam is restored afterwards, also on error.
+    fn own_ranges(
+        &mut self,
+        init: &isl_rs::ASTExpr,
+        bound: &isl_rs::ASTExpr,
+        body: &ASTNode,
+        depth: usize,
+    ) -> Result<Vec<(String, (String, String))>, PolyError> {
+        let jam = std::mem::take(&mut self.jam);
+        let one = |p: &mut Self, offsets| -> Result<_, PolyError> {
+            p.shift = offsets;
+            let own = (p.expr().print(init)?, p.expr().print(bound)?);
+            Ok((p.captured(|p| p.node(body, depth))?, own))
+        };
+        let copies = jam_offsets(&jam).into_iter().map(|o| one(self, o)).collect();
+        self.shift.clear();
+        self.jam = jam;
+        copies
     }
 
     /// `#pragma GCC ivdep` and the header of the vector loop over
