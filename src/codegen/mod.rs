@@ -856,7 +856,7 @@ impl<'a> Printer<'a> {
         bound: &isl_rs::ASTExpr,
         body: &ASTNode,
         depth: usize,
-    ) -> Result<Vec<(String, (String, String))>, PolyError> {
+    ) -> Result<Vec<CopyRange>, PolyError> {
         let jam = std::mem::take(&mut self.jam);
         let one = |p: &mut Self, offsets| -> Result<_, PolyError> {
             p.shift = offsets;
@@ -886,7 +886,7 @@ impl<'a> Printer<'a> {
     /// the copy's body text.
     fn copy_loops(
         &mut self,
-        copies: &[(String, (String, String))],
+        copies: &[CopyRange],
         v: &str,
         op: &str,
         start: impl Fn(&str) -> String,
@@ -1038,6 +1038,10 @@ fn jam_offsets(jam: &[(usize, usize)]) -> Vec<Vec<(usize, i64)>> {
 /// A register tile's innermost body ([`Printer::register_locals`]): text,
 /// hoisted reads, and the guard and fallback text of guarded locals.
 type RegisterTile = (String, Option<scalar::Hoisted>, Option<(String, String)>);
+
+/// One copy of jammed loops around a split loop: its body text and its own
+/// lower and upper bounds of the loop.
+type CopyRange = (String, (String, String));
 
 /// The comparison of a loop test `v <= ub` or `v < ub`.
 fn test_op(cond: &isl_rs::ASTExpr) -> Result<&'static str, PolyError> {
