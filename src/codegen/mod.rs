@@ -614,8 +614,7 @@ impl<'a> Printer<'a> {
         // copies `stride` apart; the copies below are 1 apart.
         let unit_step = self.expr().print(&node.for_get_inc()?)? == "1";
         // The copies of this loop and of the enclosing jammed ones.
-        let names: Vec<&str> =
-            self.jam.iter().map(|&(p, _)| self.dims[p].name.as_str()).chain([dim.name.as_str()]).collect();
+        let names: Vec<&str> = self.jammed_names().into_iter().chain([dim.name.as_str()]).collect();
         if !bound || !unit_step || !self.has_loop(&body)? || !self.jammable(&body, &names, band)? {
             return Ok(1);
         }
@@ -631,16 +630,13 @@ impl<'a> Printer<'a> {
                 let inner = self.dim_of(node.for_get_iterator()?.get_id()?.get_name()?)?;
                 let same_band = matches!(inner.kind, DimKind::Point { band: b, .. } if b == band);
                 let body = node.for_get_body()?;
-                let bounds = [node.for_get_init()?, node.for_get_cond()?, node.for_get_inc()?];
-                let mut depends = false;
-                for b in &bounds {
-                    depends |= mentions_any(&e.print(b)?, v);
-                }
+                let inc = e.print(&node.for_get_inc()?)?;
+                let depends = self.bounds_read(node, v)? || mentions_any(&inc, v);
                 // A unit-step loop with a plain upper bound splits its range
                 // (`split_loop`, or `ivdep_loop` for the vector loop).
                 let test = node.for_get_cond()?.get_op_type()?;
                 let splits = !node.for_is_degenerate()?
-                    && e.print(&bounds[2])? == "1"
+                    && inc == "1"
                     && matches!(test, isl_rs::ASTExprOpType::Le | isl_rs::ASTExprOpType::Lt);
                 // One split per path: a split loop's copies each hold its
                 // whole body, and splits nested in them multiply the code
@@ -712,18 +708,22 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
+    /// Iterators of the enclosing jammed loops, outermost first.
+    fn jammed_names(&self) -> Vec<&str> {
+        self.jam.iter().map(|&(p, _)| self.dims[p].name.as_str()).collect()
+    }
+
+    /// Whether the lower bound or the test of loop `node` reads one of `names`.
+    fn bounds_read(&self, node: &ASTNode, names: &[&str]) -> Result<bool, PolyError> {
+        let e = self.expr();
+        Ok(mentions_any(&e.print(&node.for_get_init()?)?, names)
+            || mentions_any(&e.print(&node.for_get_cond()?)?, names))
+    }
+
     /// Whether the bounds of some loop in `node` read one of `names`.
     fn loops_read(&self, node: &ASTNode, names: &[&str]) -> Result<bool, PolyError> {
-        let e = self.expr();
         Ok(match ffi::ast_node_type(node) {
-            ASTNodeType::For => {
-                let bounds = [node.for_get_init()?, node.for_get_cond()?];
-                let mut reads = false;
-                for b in &bounds {
-                    reads |= mentions_any(&e.print(b)?, names);
-                }
-                reads || self.loops_read(&node.for_get_body()?, names)?
-            }
+            ASTNodeType::For => self.bounds_read(node, names)? || self.loops_read(&node.for_get_body()?, names)?,
             ASTNodeType::If => {
                 let other = node.if_has_else_node()? && self.loops_read(&node.if_get_else_node()?, names)?;
                 other || self.loops_read(&node.if_get_then_node()?, names)?
@@ -747,9 +747,7 @@ impl<'a> Printer<'a> {
         if self.jam.is_empty() || !self.shift.is_empty() {
             return Ok(false);
         }
-        let e = self.expr();
-        let bounds = [e.print(&node.for_get_init()?)?, e.print(&node.for_get_cond()?)?];
-        Ok(self.jam.iter().any(|&(p, _)| bounds.iter().any(|b| mentions(b, &self.dims[p].name))))
+        self.bounds_read(node, &self.jammed_names())
     }
 
     /// A point loop whose range depends on enclosing jammed loops (trmm's
