@@ -137,6 +137,21 @@ fn matmul_has_plutos_structure() {
     assert!(code.contains("#pragma GCC ivdep\n") && code.contains("C[i][j] += A[i][k] * B[k][j];"));
 }
 
+/// Only the tile loop of the vector loop's member stops at its last tile
+/// origin (so that constant sizes give the vector loop a constant trip
+/// count); the others keep ISL's bound. Exactness at odd sizes and tiles is
+/// `check_kernel`'s.
+#[test]
+fn the_vector_members_tile_loop_stops_at_its_last_origin() {
+    let k = root().join("polybench/paper/matmul.c");
+    let (code, _) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
+    let header = |v: &str| code.lines().find(|l| l.trim().starts_with(&format!("for ({v} ="))).unwrap().to_string();
+    assert!(header("j_t").contains("j_t <= TSS_T2 * tss_floord("), "{}", header("j_t"));
+    for v in ["i_t", "k_t"] {
+        assert!(!header(v).contains("tss_floord"), "{}", header(v));
+    }
+}
+
 /// conv2d's band is `y, x, k, r`; the sums over `s` and `c` stay inside it.
 /// The parallel, stride-1 `k` runs below them, where the source had it, so
 /// the innermost loop vectorises instead of being a chain of scalar sums;

@@ -27,6 +27,25 @@ impl ExprPrinter<'_> {
         Ok(self.go(e)?.0)
     }
 
+    /// The inclusive upper bound of loop test `cond` on `iterator`: `U` for
+    /// `iterator <= U`, `E - 1` for `iterator < E`; `None` for other tests.
+    pub fn upper_bound(&self, cond: &ASTExpr, iterator: &str) -> Result<Option<String>, PolyError> {
+        if cond.get_type()? != ASTExprType::Op {
+            return Ok(None);
+        }
+        let lt = match cond.get_op_type()? {
+            ASTExprOpType::Le => false,
+            ASTExprOpType::Lt => true,
+            _ => return Ok(None),
+        };
+        let lhs = self.arg(cond, 0)?;
+        if lhs.get_type()? != ASTExprType::Id || self.print(&lhs)? != iterator {
+            return Ok(None);
+        }
+        let rhs = self.arg(cond, 1)?;
+        Ok(Some(if lt { format!("{} - 1", self.wrap(&rhs, P_ADD)?) } else { self.print(&rhs)? }))
+    }
+
     fn wrap(&self, e: &ASTExpr, min: u8) -> Result<String, PolyError> {
         let (s, p) = self.go(e)?;
         Ok(if p < min { format!("({s})") } else { s })

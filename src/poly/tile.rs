@@ -31,7 +31,8 @@ pub enum DimKind {
     /// Position among the children of a sequence: never a loop.
     Seq,
     /// Tile-origin loop of band member `member`, stepping by `TSS_T{member+1}`.
-    Tile { member: usize },
+    /// `vector`: the member's point loop is the band's vector (`ivdep`) loop.
+    Tile { member: usize, vector: bool },
     /// Loop inside a tile: member `member` of band `band` (an index into
     /// [`TiledSchedule::bands`]). Point loops of one band are permutable,
     /// which is what makes unroll-and-jam among them legal.
@@ -333,15 +334,17 @@ impl Tiler<'_> {
         };
         let piece = if tiled {
             self.tile_dims = self.tile_dims.max(d);
+            let vector = point_order.last().copied().filter(|&k| coincident[k]);
             for (k, point) in names.iter().enumerate() {
                 let name = self.fresh(&format!("{point}_t"), &mut inner.names);
                 let parallel = parallel_member == Some(k);
                 let wavefront = wavefront && k == 0;
-                dims.push(Dim { kind: DimKind::Tile { member: k }, name, parallel, wavefront, ivdep: false });
+                let kind = DimKind::Tile { member: k, vector: vector == Some(k) };
+                dims.push(Dim { kind, name, parallel, wavefront, ivdep: false });
             }
             let band = self.bands.len();
-            for (pos, &k) in point_order.iter().enumerate() {
-                let ivdep = pos == d - 1 && coincident[k];
+            for &k in &point_order {
+                let ivdep = vector == Some(k);
                 dims.push(Dim {
                     kind: DimKind::Point { member: k, band },
                     name: names[k].clone(),
