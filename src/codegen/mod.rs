@@ -468,8 +468,9 @@ impl<'a> Printer<'a> {
     /// loop's member stops at its last origin within ISL's upper bound `U`,
     /// `v <= T * floord(U, T)`, rather than at `U`: the same origins, but
     /// with constant sizes the compiler then bounds the origin by the last
-    /// tile, folds `min(N, v + T)` to `v + T`, and the vector loop gets a
-    /// constant trip count, which it unrolls into registers. gemm at tile 32
+    /// tile and, where `T` divides the extent, folds `min(N, v + T)` to
+    /// `v + T`: the vector loop gets a constant trip count, which it unrolls
+    /// into registers. gemm at tile 32
     /// (1536x1280x1792, Zen 3) ran 1.15x faster, as fast as Pluto's
     /// tile-index loops. Not for other members: mvt at `1024x16:1x8`, whose
     /// reduction over `j` then has 16 iterations known, ran 1.8x slower.
