@@ -357,8 +357,8 @@ impl<'a> Printer<'a> {
         let degenerate = node.for_is_degenerate()?;
         let body = node.for_get_body()?;
         let v = &dim.name;
-        let header = if let DimKind::Tile { member, .. } = dim.kind {
-            let t = self.tile_header(node, &dim, member)?;
+        let header = if matches!(dim.kind, DimKind::Tile { .. }) {
+            let t = self.tile_header(node, &dim)?;
             LoopHeader { init: t.start, cond: t.cond, step: t.t }
         } else if degenerate {
             self.line(depth, &format!("{v} = {init};"));
@@ -470,15 +470,16 @@ impl<'a> Printer<'a> {
     /// with constant sizes the compiler then bounds the origin by the last
     /// tile and, where `T` divides the extent, folds `min(N, v + T)` to
     /// `v + T`: the vector loop gets a constant trip count, which it unrolls
-    /// into registers. gemm at tile 32
-    /// (1536x1280x1792, Zen 3) ran 1.15x faster, as fast as Pluto's
+    /// into registers. gemm at tile 32 (1536x1280x1792, Zen 3) ran 1.15x faster, as fast as Pluto's
     /// tile-index loops. Not for other members: mvt at `1024x16:1x8`, whose
     /// reduction over `j` then has 16 iterations known, ran 1.8x slower.
-    fn tile_header(&self, node: &ASTNode, dim: &Dim, member: usize) -> Result<TileLoop, PolyError> {
+    fn tile_header(&self, node: &ASTNode, dim: &Dim) -> Result<TileLoop, PolyError> {
+        let DimKind::Tile { member, vector } = dim.kind else {
+            return Err(PolyError(format!("{} is not a tile loop", dim.name)));
+        };
         let e = self.expr();
         let (v, t) = (&dim.name, tile_param(member));
         let init = e.print(&node.for_get_init()?)?;
-        let vector = matches!(dim.kind, DimKind::Tile { vector: true, .. });
         let cond = if node.for_is_degenerate()? {
             format!("{v} <= {init}")
         } else {
@@ -533,8 +534,8 @@ impl<'a> Printer<'a> {
         if outer.for_is_degenerate()? || !matches!(inner_dim.kind, DimKind::Tile { member: m, .. } if m == member + 1) {
             return Ok(false);
         }
-        let o = self.tile_header(outer, dim, member)?;
-        let i = self.tile_header(&node, &inner_dim, member + 1)?;
+        let o = self.tile_header(outer, dim)?;
+        let i = self.tile_header(&node, &inner_dim)?;
         let index = |l: &TileLoop| format!("{} / {}", l.var, l.t);
         self.line(depth, "{ int tss_w, tss_wlo = 1 << 30, tss_whi = -(1 << 30);");
         self.line(depth, &format!("{} {{", o.for_header()));
