@@ -155,7 +155,20 @@ impl Analysis {
             members: space::member_extents(self, sizes)?,
             work: self.work(sizes)?,
             vector_bits,
+            arrays: self.array_extents(sizes)?,
         })
+    }
+
+    /// Every array's extent per dimension at `sizes`, named, as the harness
+    /// allocates them.
+    pub fn array_extents(&self, sizes: &instance::Sizes) -> Result<Vec<(String, Vec<i64>)>, Error> {
+        let layout = harness::driver::Layout::of(self);
+        let extents = layout.extents(self, sizes).map_err(|e| Error::Poly {
+            file: self.file.clone(),
+            line: self.scop.region.line,
+            msg: e.0,
+        })?;
+        Ok(layout.arrays.into_iter().map(|(name, _)| name).zip(extents).collect())
     }
 
     /// PS1..PS3 at `sizes`, with failures reported against the SCoP's line.

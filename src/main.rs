@@ -130,7 +130,8 @@ enum Command {
         /// of the paper's rule (eq. 1-2).
         #[arg(long, value_name = "CONFIG")]
         tile: Vec<String>,
-        /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers`, `scop`, `traffic` or `sink`.
+        /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers`, `scop`, `traffic`, `sink`
+        /// or `conflict`.
         #[arg(long, default_value = "paper")]
         set: FeatureSet,
         /// One JSON array of {name: value} objects, one per tile.
@@ -240,7 +241,8 @@ enum Command {
         /// `scop` (`registers` and the members outside the three feature loops, every
         /// statement's work, element size and vector length), `traffic` (`scop` and an
         /// analytical estimate of the bytes loaded into L1 and L2) or `sink` (`traffic` and the
-        /// loop order around a band with loops inside it, `/nosink` configs; README, "Features").
+        /// loop order around a band with loops inside it, `/nosink` configs; README, "Features")
+        /// or `conflict` (`sink` and the L1 set conflicts of the inner point loops' walks).
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`

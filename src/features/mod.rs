@@ -86,6 +86,11 @@ pub enum FeatureSet {
     /// those loops, and the log of their iterations per point of the band
     /// (short loops below make sinking cost; long ones make it pay).
     Sink,
+    /// `sink`, then the L1 set conflicts of [`conflict`]: how far the most
+    /// loaded L1 set of one pass of the innermost point loop, and of the two
+    /// innermost, overflows beyond an even spread (rows a multiple of 4 KiB
+    /// apart share sets), at the arrays' real row pitches.
+    Conflict,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -99,13 +104,15 @@ const SCOP_EXTRA: [&str; 7] =
     ["UNTILED", "DEPTH", "LOG_OUTER", "LOG_OUTER_TILES", "LOG_WORK", "ELEM_BYTES", "VEC_TILE"];
 const TRAFFIC_EXTRA: [&str; 3] = ["LOG_TRAFFIC_L1", "LOG_TRAFFIC_L2", "LOG_DATA"];
 const SINK_EXTRA: [&str; 2] = ["SUNK", "LOG_BELOW"];
+const CONFLICT_EXTRA: [&str; 2] = ["CONFLICT_1", "CONFLICT_2"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 5] = [
+const WIDER: [(FeatureSet, &[&str]); 6] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
     (FeatureSet::Traffic, &TRAFFIC_EXTRA),
     (FeatureSet::Sink, &SINK_EXTRA),
+    (FeatureSet::Conflict, &CONFLICT_EXTRA),
 ];
 
 impl FeatureSet {
@@ -146,6 +153,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Scop => "scop",
             FeatureSet::Traffic => "traffic",
             FeatureSet::Sink => "sink",
+            FeatureSet::Conflict => "conflict",
         })
     }
 }
@@ -160,7 +168,10 @@ impl FromStr for FeatureSet {
             "scop" => Ok(FeatureSet::Scop),
             "traffic" => Ok(FeatureSet::Traffic),
             "sink" => Ok(FeatureSet::Sink),
-            _ => Err(format!("unknown feature set '{s}' (expected paper, extended, registers, scop, traffic or sink)")),
+            "conflict" => Ok(FeatureSet::Conflict),
+            _ => Err(format!(
+                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink or conflict)"
+            )),
         }
     }
 }
@@ -197,13 +208,30 @@ pub struct Shape {
     pub work: f64,
     /// The machine's vector width, which the innermost tile is measured in.
     pub vector_bits: u32,
+    /// Every array's extent per dimension in elements, as the harness
+    /// allocates it (for the row pitches of [`conflict`]).
+    pub arrays: Vec<(String, Vec<i64>)>,
 }
 
 impl Shape {
     /// An instance known only by its feature-loop extents (sets up to
     /// `registers` need no more).
     pub fn of_extents(ps: [i64; 3]) -> Shape {
-        Shape { ps, members: Vec::new(), work: ps.iter().map(|&p| p as f64).product(), vector_bits: 256 }
+        let work = ps.iter().map(|&p| p as f64).product();
+        Shape { ps, members: Vec::new(), work, vector_bits: 256, arrays: Vec::new() }
+    }
+
+    /// Bytes between consecutive values of each subscript of `array`, for
+    /// elements of `element_bytes`; `None` for an array the shape lacks.
+    pub fn pitches(&self, array: &str, element_bytes: u64) -> Option<Vec<u64>> {
+        let (_, ext) = self.arrays.iter().find(|(name, _)| name == array)?;
+        let mut pitch = element_bytes;
+        let mut out = vec![0; ext.len()];
+        for (p, e) in out.iter_mut().zip(ext).rev() {
+            *p = pitch;
+            pitch *= e.max(&1).unsigned_abs();
+        }
+        Some(out)
     }
 }
 
@@ -229,10 +257,14 @@ pub struct Kernel {
     /// Per distinct reference, per subscript, per band member: how far the
     /// subscript moves per step of that member (for the tile working set).
     spans: Vec<Vec<Vec<f64>>>,
+    /// The array of each of `spans`' references.
+    span_arrays: Vec<String>,
     /// Bytes per element (`float` kernels fit twice the tile in a cache).
     pub element_bytes: u64,
     /// The band's intra-tile order, outermost first (every member).
     order: Vec<usize>,
+    /// The members in source nesting order: the untiled code's loop order.
+    source_order: Vec<usize>,
     /// A tiled band can sink a parallel member ([`crate::Config::sink`]).
     sinks: bool,
     /// The kernel as configs that keep the member in the band see it, when
@@ -268,6 +300,8 @@ impl Kernel {
         let depth = |m: usize| single_iterator(&rows[m]).map_or(d + m, |(j, _)| j);
         let mut by_depth = tail.clone();
         by_depth.sort_by_key(|&m| (depth(m), m));
+        let mut source_order: Vec<usize> = (0..d).collect();
+        source_order.sort_by_key(|&m| (depth(m), m));
         let mut loop_members: Vec<Option<usize>> = vec![None; 3 - by_depth.len()];
         loop_members.extend(by_depth.iter().map(|&m| Some(m)));
 
@@ -283,6 +317,7 @@ impl Kernel {
 
         let member_set = member_set(scop, stmt, &rows, &loop_members);
         let structure = loop_structure(scop, stmt, &rows, &loop_members)?;
+        let (span_arrays, spans): (Vec<String>, Vec<_>) = spans(stmt, &dirs).into_iter().unzip();
         Ok(Kernel {
             statement: stmt.name.clone(),
             statement_line: stmt.line,
@@ -293,9 +328,11 @@ impl Kernel {
             locality,
             on: reads + 1,
             member_set,
-            spans: spans(stmt, &dirs),
+            spans,
+            span_arrays,
             element_bytes: scop.element.bytes(),
             order,
+            source_order,
             sinks: false,
             unsunk: None,
         })
@@ -382,18 +419,53 @@ impl Kernel {
             let below = shape.work.max(1.0).ln() - shape.members.iter().map(|&e| (e.max(1) as f64).ln()).sum::<f64>();
             v.extend([f64::from(u8::from(self.sinks && !untiled && config.sink)), below.max(0.0)]);
         }
+        if set >= FeatureSet::Conflict {
+            v.extend(self.conflict_extra(shape, (!untiled).then_some(config), caches));
+        }
         v
+    }
+
+    /// Trip count of every band member at this instance (from the feature
+    /// loops' extents when the shape lacks the band's).
+    fn member_extents(&self, shape: &Shape) -> Vec<f64> {
+        (0..self.order.len())
+            .map(|m| match shape.members.get(m) {
+                Some(&e) => e.max(1) as f64,
+                None => self.loops.iter().position(|l| l.member == Some(m)).map_or(1.0, |k| shape.ps[k].max(1) as f64),
+            })
+            .collect()
+    }
+
+    /// The `conflict` set's own features (see [`FeatureSet::Conflict`]):
+    /// the worst reference's [`conflict::excess`] over one pass of the
+    /// innermost point loop, then of the two innermost (the untiled code's
+    /// loops run whole, in source order). As the unpacked code walks them.
+    fn conflict_extra(&self, shape: &Shape, config: Option<&Config>, caches: &Caches) -> [f64; 2] {
+        let extents = self.member_extents(shape);
+        let order = if config.is_some() { &self.order } else { &self.source_order };
+        let l1 = conflict::L1::of(caches.l1d, caches.line);
+        let worst = |inner: usize| {
+            let mut ranges = vec![1.0; extents.len()];
+            for &m in order.iter().rev().take(inner) {
+                ranges[m] = config.map_or(extents[m], |c| (c.tile(m) as f64).min(extents[m]));
+            }
+            let each = self.spans.iter().zip(&self.span_arrays).map(|(spans, array)| {
+                match shape.pitches(array, self.element_bytes) {
+                    Some(pitches) if pitches.len() == spans.len() => {
+                        conflict::excess(&conflict::Walk { spans, pitches: &pitches, ranges: &ranges }, l1)
+                    }
+                    _ => 0.0,
+                }
+            });
+            each.fold(0.0, f64::max)
+        };
+        [worst(1), worst(2)]
     }
 
     /// The `traffic` set's own features (see [`FeatureSet::Traffic`]).
     fn traffic_extra(&self, shape: &Shape, config: Option<&Config>, caches: &Caches) -> [f64; 3] {
         let d = self.order.len();
-        let extents: Vec<f64> = (0..d)
-            .map(|m| match shape.members.get(m) {
-                Some(&e) => e.max(1) as f64,
-                None => self.loops.iter().position(|l| l.member == Some(m)).map_or(1.0, |k| shape.ps[k].max(1) as f64),
-            })
-            .collect();
+        let extents = self.member_extents(shape);
         let tiles: Option<Vec<f64>> = config.map(|c| (0..d).map(|m| c.tile(m) as f64).collect());
         let nest = traffic::nest(&extents, tiles.as_deref(), &self.order);
         let refs =
@@ -606,8 +678,9 @@ fn loop_structure(
     Ok([starts[0].0, starts[1].0, starts[1].1[0], starts[2].0, starts[2].1[0], starts[2].1[1]])
 }
 
-/// Per distinct reference of `stmt`, per subscript, per band member: |step|.
-fn spans(stmt: &Statement, dirs: &[Option<Vec<f64>>]) -> Vec<Vec<Vec<f64>>> {
+/// Per distinct reference of `stmt`: its array and, per subscript, per band
+/// member, |step|.
+fn spans(stmt: &Statement, dirs: &[Option<Vec<f64>>]) -> Vec<(String, Vec<Vec<f64>>)> {
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for a in &stmt.accesses {
@@ -631,7 +704,7 @@ fn spans(stmt: &Statement, dirs: &[Option<Vec<f64>>]) -> Vec<Vec<Vec<f64>>> {
                     .collect()
             })
             .collect();
-        out.push(subs);
+        out.push((a.array.clone(), subs));
     }
     out
 }
@@ -648,6 +721,7 @@ impl<T> MapInto<T> for Vec<T> {
     }
 }
 
+pub mod conflict;
 pub mod traffic;
 
 #[cfg(test)]

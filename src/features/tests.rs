@@ -260,3 +260,34 @@ fn the_sink_set_tells_the_two_loop_orders_apart() {
     let v = g.kernel.vector(FeatureSet::Sink, &shape, Some(&Config::cubic(32)), &c);
     assert!(!g.can_sink() && at(&v, "SUNK") == 0.0 && at(&v, "LOG_BELOW").abs() < 1e-9);
 }
+
+#[test]
+fn the_conflict_set_sees_syrks_column_share_two_l1_sets_at_m_1792() {
+    // PolyBench syrk runs i, k, j inside a tile: the vector loop j walks
+    // down the column A[j][k]. Rows 1792 doubles apart (14336 bytes)
+    // alternate between 2 of 64 sets, so a 32-row column asks 16 lines of
+    // an 8-way set; 1500 doubles apart spread over the sets.
+    let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+    let conflicts = |rel: &str, sizes: &str, cfg: Option<Config>| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+        let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+        let shape = a.shape(&Sizes::parse(&a.scop.params, sizes).unwrap(), 256).unwrap();
+        let v = a.kernel.vector(FeatureSet::Conflict, &shape, cfg.as_ref(), &c);
+        assert_eq!(v.len(), FeatureSet::Conflict.len());
+        assert_eq!(&v[..FeatureSet::Sink.len()], &a.kernel.vector(FeatureSet::Sink, &shape, cfg.as_ref(), &c)[..]);
+        let names = FeatureSet::Conflict.names();
+        let at = |n: &str| v[names.iter().position(|x| *x == n).unwrap()];
+        (at("CONFLICT_1"), at("CONFLICT_2"))
+    };
+    let syrk = "polybench/linear-algebra/syrk.c";
+    assert_eq!(conflicts(syrk, "N=1536,M=1792", Some(Config::cubic(32))), (1.0, 1.0));
+    assert_eq!(conflicts(syrk, "N=1536,M=1792", Some(Config::cubic(128))).0, 1.0);
+    // 16 rows fill the two sets' 8 ways: nothing beyond capacity.
+    assert_eq!(conflicts(syrk, "N=1536,M=1792", Some(Config::cubic(16))), (0.0, 0.0));
+    assert_eq!(conflicts(syrk, "N=1200,M=1500", Some(Config::cubic(32))), (0.0, 0.0));
+    // The untiled code walks the whole column: beyond the L1 anyway.
+    assert_eq!(conflicts(syrk, "N=1536,M=1792", None), (0.0, 0.0));
+    // The corpus's syrk-upper runs i, j, k: k walks rows, and the 32x32
+    // block of A that j and k sweep is what shares the two sets.
+    assert_eq!(conflicts("corpus/blas/syrk-upper.c", "N=1536,M=1792", Some(Config::cubic(32))), (0.0, 1.0));
+}
