@@ -39,7 +39,7 @@ use super::scalar;
 use crate::frontend::Scop;
 use crate::poly::PolyError;
 use crate::poly::ffi::AstBuild;
-use crate::poly::tile::{Band, Dim, DimKind, tile_param};
+use crate::poly::tile::{Band, Dim, DimKind, single_iterator, tile_param};
 
 /// Pieces beyond which a footprint bound is not worth printing.
 const MAX_PIECES: i32 = 6;
@@ -101,8 +101,7 @@ type Read = ((usize, usize), Vec<Sub>);
 /// constant, or a constant, in every subscript is left out: its references
 /// could not be told apart in the printed code.
 fn groups(scop: &Scop, band: &Band) -> Vec<Group> {
-    let written: Vec<&str> =
-        scop.statements.iter().flat_map(|s| s.accesses.iter().filter(|a| a.write).map(|a| a.array.as_str())).collect();
+    let written = scop.written();
     // Per array, its classified reads, or `None` once one is not classifiable.
     let mut by_array: BTreeMap<&str, Option<Vec<Read>>> = BTreeMap::new();
     for (s, rows) in &band.rows {
@@ -112,29 +111,22 @@ fn groups(scop: &Scop, band: &Band) -> Vec<Group> {
             .iter()
             .flatten()
             .enumerate()
-            .filter_map(|(m, (coeffs, c))| {
-                let mut nonzero = coeffs.iter().enumerate().filter(|(_, a)| **a != 0);
-                match (nonzero.next(), nonzero.next()) {
-                    (Some((i, 1)), None) => Some((stmt.iterators[i].as_str(), (m, *c))),
-                    _ => None,
-                }
+            .filter_map(|(m, row)| match single_iterator(row) {
+                Some((i, 1)) => Some((stmt.iterators[i].as_str(), (m, row.1))),
+                _ => None,
             })
             .collect();
         for (k, a) in stmt.accesses.iter().enumerate().filter(|(_, a)| !a.write && !a.subscripts.is_empty()) {
             let entry = by_array.entry(a.array.as_str()).or_insert_with(|| Some(Vec::new()));
-            let classified: Option<Vec<Sub>> = a
-                .subscripts
-                .iter()
-                .map(|aff| {
-                    let l = aff.linear()?;
-                    let mut terms = l.coeffs.iter();
-                    match (terms.next(), terms.next()) {
-                        (None, _) => Some(Sub::Constant(l.constant)),
-                        (Some((v, 1)), None) => members.get(v.as_str()).map(|&(m, c)| Sub::Member(m, l.constant - c)),
-                        _ => None,
-                    }
-                })
-                .collect();
+            let classified: Option<Vec<Sub>> = a.unit_terms().and_then(|terms| {
+                terms
+                    .into_iter()
+                    .map(|(v, k)| match v {
+                        None => Some(Sub::Constant(k)),
+                        Some(v) => members.get(v.as_str()).map(|&(m, c)| Sub::Member(m, k - c)),
+                    })
+                    .collect()
+            });
             match (entry.as_mut(), classified) {
                 (Some(list), Some(c)) if rows.is_some() => list.push(((*s, k), c)),
                 _ => *entry = None,
@@ -221,10 +213,15 @@ pub fn plan(
     next: &mut usize,
 ) -> Result<Vec<Packed>, PolyError> {
     let Some(inner) = innermost_member(part.1, q) else { return Ok(Vec::new()) };
+    let mut tile: Option<Tile> = None;
     let mut out = Vec::new();
     for g in groups(scop, band) {
         let Some((perm, widths)) = layout(&g.subs, inner).filter(|_| reused(band, &g)) else { continue };
-        let Some(footprint) = footprint(ctx, scop, &g, part, q)? else { continue };
+        let tile = match tile.as_mut() {
+            Some(t) => t,
+            None => tile.insert(Tile::new(ctx, scop, part, q)?),
+        };
+        let Some(footprint) = tile.footprint(ctx, scop, &g)? else { continue };
         let key = g.key.iter().map(|m| m.map(|m| band.names[m].clone())).collect();
         out.push(Packed { array: g.array, key, buffer: format!("tss_p{next}"), perm, widths, footprint });
         *next += 1;
@@ -242,72 +239,87 @@ fn innermost_member(dims: &[Dim], q: usize) -> Option<usize> {
     })
 }
 
-/// Lowest and highest index, per dimension of the array, that the group's
-/// reads touch in one tile: C expressions over the loops enclosing the
-/// tile's body (schedule dimensions up to `q`) and the parameters. `None`
-/// when ISL's answer is too piecewise to be worth printing.
-fn footprint(
-    ctx: &Context,
-    scop: &Scop,
-    group: &Group,
-    part: (&str, &[Dim]),
-    q: usize,
-) -> Result<Option<Footprint>, PolyError> {
-    let (map, dims) = part;
-    let params = scop.params.join(", ");
-    let reads: Vec<String> = group
-        .reads
-        .iter()
-        .map(|&(s, k)| {
-            let stmt = &scop.statements[s];
-            let subs: Vec<String> = stmt.accesses[k].subscripts.iter().map(|e| e.isl()).collect();
-            format!("{} -> {}[{}]", stmt.tuple(), group.array, subs.join(", "))
-        })
-        .collect();
-    let reads = UnionMap::read_from_str(ctx, &format!("[{params}] -> {{ {} }}", reads.join("; ")))?;
-    // Loops at and around the tile's body are fixed: they become parameters.
-    let fixed: Vec<usize> = (0..=q).filter(|&p| dims[p].kind != DimKind::Seq).collect();
-    let point: Vec<String> = (0..dims.len()).map(|p| format!("c{p}")).collect();
-    let names: Vec<String> = fixed.iter().map(|p| format!("tss_d{p}")).collect();
-    let eqs: Vec<String> = fixed.iter().map(|p| format!("c{p} = tss_d{p}")).collect();
-    let cond = if eqs.is_empty() { String::new() } else { format!(" : {}", eqs.join(" and ")) };
-    let all_params = [params.clone(), names.join(", ")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>();
-    let fix =
-        UnionSet::read_from_str(ctx, &format!("[{}] -> {{ [{}]{cond} }}", all_params.join(", "), point.join(", ")))?;
-    let schedule = UnionMap::read_from_str(ctx, map)?;
-    // Values of the fixed loops at which the tile's body runs at all.
-    let runs = schedule.copy()?.range()?.intersect(fix.copy()?)?.params()?;
-    let touched = schedule.reverse()?.apply_range(reads)?.intersect_domain(fix)?.range()?;
-    if touched.n_set()? != 1 {
-        return Ok(None);
+/// One tile of a band as every group's footprint sees it, built once per
+/// band: the loops at and around the tile's body (schedule dimensions up
+/// to `q`) are fixed and become parameters `tss_d{p}`.
+struct Tile<'a> {
+    dims: &'a [Dim],
+    /// The part's schedule, statement instance -> schedule point.
+    schedule: UnionMap,
+    /// The schedule points of one tile's body.
+    fix: UnionSet,
+    /// Parameter values (sizes, tile sizes, fixed loops) at which the body runs.
+    context: Set,
+}
+
+impl<'a> Tile<'a> {
+    fn new(ctx: &Context, scop: &Scop, (map, dims): (&str, &'a [Dim]), q: usize) -> Result<Self, PolyError> {
+        let params = scop.params.join(", ");
+        let fixed: Vec<usize> = (0..=q).filter(|&p| dims[p].kind != DimKind::Seq).collect();
+        let point: Vec<String> = (0..dims.len()).map(|p| format!("c{p}")).collect();
+        let names: Vec<String> = fixed.iter().map(|p| format!("tss_d{p}")).collect();
+        let eqs: Vec<String> = fixed.iter().map(|p| format!("c{p} = tss_d{p}")).collect();
+        let cond = if eqs.is_empty() { String::new() } else { format!(" : {}", eqs.join(" and ")) };
+        let all_params = [params.clone(), names.join(", ")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>();
+        let fix = UnionSet::read_from_str(
+            ctx,
+            &format!("[{}] -> {{ [{}]{cond} }}", all_params.join(", "), point.join(", ")),
+        )?;
+        let schedule = UnionMap::read_from_str(ctx, map)?;
+        let runs = schedule.copy()?.range()?.intersect(fix.copy()?)?.params()?;
+        let tiles: Vec<String> = (0..dims.len()).map(tile_param).collect();
+        let context_params = [params, tiles.join(", "), names.join(", ")].into_iter().filter(|s| !s.is_empty());
+        let tile_cons: Vec<String> = tiles.iter().map(|t| format!("{t} >= 1")).collect();
+        let context =
+            format!("[{}] -> {{ : {} }}", context_params.collect::<Vec<_>>().join(", "), tile_cons.join(" and "));
+        let context = Set::read_from_str(ctx, &context)?.intersect_params(runs)?;
+        Ok(Tile { dims, schedule, fix, context })
     }
-    let touched = Set::from_union_set(touched)?;
-    let reads_some = touched.copy()?.params()?;
-    let rank = touched.dim(isl_rs::DimType::Set)?;
-    let tiles: Vec<String> = (0..dims.len()).map(tile_param).collect();
-    let context_params = [params, tiles.join(", "), names.join(", ")].into_iter().filter(|s| !s.is_empty());
-    let tile_cons: Vec<String> = tiles.iter().map(|t| format!("{t} >= 1")).collect();
-    let context = format!("[{}] -> {{ : {} }}", context_params.collect::<Vec<_>>().join(", "), tile_cons.join(" and "));
-    let context = Set::read_from_str(ctx, &context)?.intersect_params(runs)?;
-    let printer = ExprPrinter { dims, shift: &[] };
-    // Where the body runs but reads none of the group, the copy is skipped.
-    let guard = if context.is_subset(&reads_some)? {
-        None
-    } else {
-        let build = AstBuild::from_context(context.copy()?)?;
-        Some(printer.print(&build.expr_from_set(ctx, reads_some.copy()?)?)?)
-    };
-    let build = AstBuild::from_context(context.intersect_params(reads_some)?)?;
-    let (mut lo, mut hi) = (Vec::new(), Vec::new());
-    for d in 0..rank {
-        for (bound, out) in [(touched.copy()?.dim_min(d)?, &mut lo), (touched.copy()?.dim_max(d)?, &mut hi)] {
-            if bound.n_piece()? > MAX_PIECES {
-                return Ok(None);
-            }
-            out.push(printer.print(&build.expr_from_pw_aff(ctx, bound)?)?);
+
+    /// Lowest and highest index, per dimension of the array, that the
+    /// group's reads touch in one tile: C expressions over the fixed loops
+    /// and the parameters. `None` when ISL's answer is too piecewise to be
+    /// worth printing.
+    fn footprint(&self, ctx: &Context, scop: &Scop, group: &Group) -> Result<Option<Footprint>, PolyError> {
+        let reads: Vec<String> = group
+            .reads
+            .iter()
+            .map(|&(s, k)| {
+                let stmt = &scop.statements[s];
+                let subs: Vec<String> = stmt.accesses[k].subscripts.iter().map(|e| e.isl()).collect();
+                format!("{} -> {}[{}]", stmt.tuple(), group.array, subs.join(", "))
+            })
+            .collect();
+        let reads =
+            UnionMap::read_from_str(ctx, &format!("[{}] -> {{ {} }}", scop.params.join(", "), reads.join("; ")))?;
+        let touched =
+            self.schedule.copy()?.reverse()?.apply_range(reads)?.intersect_domain(self.fix.copy()?)?.range()?;
+        if touched.n_set()? != 1 {
+            return Ok(None);
         }
+        let touched = Set::from_union_set(touched)?;
+        let reads_some = touched.copy()?.params()?;
+        let rank = touched.dim(isl_rs::DimType::Set)?;
+        let printer = ExprPrinter { dims: self.dims, shift: &[] };
+        // Where the body runs but reads none of the group, the copy is skipped.
+        let guard = if self.context.is_subset(&reads_some)? {
+            None
+        } else {
+            let build = AstBuild::from_context(self.context.copy()?)?;
+            Some(printer.print(&build.expr_from_set(ctx, reads_some.copy()?)?)?)
+        };
+        let build = AstBuild::from_context(self.context.copy()?.intersect_params(reads_some)?)?;
+        let (mut lo, mut hi) = (Vec::new(), Vec::new());
+        for d in 0..rank {
+            for (bound, out) in [(touched.copy()?.dim_min(d)?, &mut lo), (touched.copy()?.dim_max(d)?, &mut hi)] {
+                if bound.n_piece()? > MAX_PIECES {
+                    return Ok(None);
+                }
+                out.push(printer.print(&build.expr_from_pw_aff(ctx, bound)?)?);
+            }
+        }
+        Ok(Some(Footprint { lo, hi, guard }))
     }
-    Ok(Some(Footprint { lo, hi, guard }))
 }
 
 impl Packed {

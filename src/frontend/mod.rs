@@ -135,7 +135,37 @@ pub struct Access {
     pub subscripts: Vec<Aff>,
 }
 
+impl Access {
+    /// Per subscript, the source iterator it is plus a constant (`None` for
+    /// a constant) and the constant; `None` for the whole access when a
+    /// subscript is neither (or it has none): the subscripts that packing
+    /// (`codegen::pack`) copies by and tells apart in the printed code.
+    pub fn unit_terms(&self) -> Option<Vec<(Option<String>, i64)>> {
+        if self.subscripts.is_empty() {
+            return None;
+        }
+        self.subscripts
+            .iter()
+            .map(|aff| {
+                let l = aff.linear()?;
+                let mut terms = l.coeffs.iter();
+                match (terms.next(), terms.next()) {
+                    (None, _) => Some((None, l.constant)),
+                    (Some((v, 1)), None) => Some((Some(v.clone()), l.constant)),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+}
+
 impl Scop {
+    /// Arrays and scalars that some statement writes; every other one is
+    /// read-only in the SCoP (a copy of it never goes stale).
+    pub fn written(&self) -> BTreeSet<&str> {
+        self.statements.iter().flat_map(|s| &s.accesses).filter(|a| a.write).map(|a| a.array.as_str()).collect()
+    }
+
     /// `[N, M] -> ` prefix for ISL objects.
     pub fn param_prefix(&self) -> String {
         format!("[{}] -> ", self.params.join(", "))

@@ -120,55 +120,62 @@ impl AstBuild {
     }
 
     /// Names the generated loop iterators, one id per schedule dimension.
-    pub fn set_iterators(mut self, ctx: &Context, ids: IdList) -> Result<Self, String> {
-        let mut ids = ids;
+    pub fn set_iterators(self, ctx: &Context, mut ids: IdList) -> Result<Self, String> {
         ids.do_not_free_on_drop();
-        let ptr = unsafe { isl_ast_build_set_iterators(self.ptr, ids.ptr) };
-        self.ptr = 0; // consumed by ISL whatever happens
-        check(ctx, ptr, "isl_ast_build_set_iterators")?;
-        Ok(Self { ptr })
+        self.update(ctx, ids.ptr, isl_ast_build_set_iterators, "isl_ast_build_set_iterators")
     }
 
     /// AST generation options, e.g. `{ [c0, c1] -> atomic[x] }`.
-    pub fn set_options(mut self, ctx: &Context, options: UnionMap) -> Result<Self, String> {
-        let mut options = options;
+    pub fn set_options(self, ctx: &Context, mut options: UnionMap) -> Result<Self, String> {
         options.do_not_free_on_drop();
-        let ptr = unsafe { isl_ast_build_set_options(self.ptr, options.ptr) };
-        self.ptr = 0;
-        check(ctx, ptr, "isl_ast_build_set_options")?;
-        Ok(Self { ptr })
+        self.update(ctx, options.ptr, isl_ast_build_set_options, "isl_ast_build_set_options")
     }
 
     /// Scans `schedule` (statement instance -> schedule point). The map need
     /// not be single-valued: ISL emits the instance at every point it maps to.
-    pub fn node_from_schedule_map(&self, ctx: &Context, schedule: UnionMap) -> Result<ASTNode, String> {
-        let mut schedule = schedule;
+    pub fn node_from_schedule_map(&self, ctx: &Context, mut schedule: UnionMap) -> Result<ASTNode, String> {
         schedule.do_not_free_on_drop();
-        let ptr = unsafe { isl_ast_build_node_from_schedule_map(self.ptr, schedule.ptr) };
-        check(ctx, ptr, "isl_ast_build_node_from_schedule_map")?;
+        let ptr =
+            self.call(ctx, schedule.ptr, isl_ast_build_node_from_schedule_map, "isl_ast_build_node_from_schedule_map")?;
         Ok(ASTNode { ptr, should_free_on_drop: true })
     }
 
     /// An expression computing `pa`, a piecewise affine function of the
     /// parameters (the build's context tells ISL which pieces cannot occur).
-    pub fn expr_from_pw_aff(&self, ctx: &Context, pa: PwAff) -> Result<ASTExpr, String> {
-        let mut pa = pa;
+    pub fn expr_from_pw_aff(&self, ctx: &Context, mut pa: PwAff) -> Result<ASTExpr, String> {
         pa.do_not_free_on_drop();
-        let ptr = unsafe { isl_ast_build_expr_from_pw_aff(self.ptr, pa.ptr) };
-        check(ctx, ptr, "isl_ast_build_expr_from_pw_aff")?;
+        let ptr = self.call(ctx, pa.ptr, isl_ast_build_expr_from_pw_aff, "isl_ast_build_expr_from_pw_aff")?;
         Ok(ASTExpr { ptr, should_free_on_drop: true })
     }
 
     /// A condition that holds exactly on `set`, a set of parameter values,
     /// within the build's context.
-    pub fn expr_from_set(&self, ctx: &Context, set: Set) -> Result<ASTExpr, String> {
-        let mut set = set;
+    pub fn expr_from_set(&self, ctx: &Context, mut set: Set) -> Result<ASTExpr, String> {
         set.do_not_free_on_drop();
-        let ptr = unsafe { isl_ast_build_expr_from_set(self.ptr, set.ptr) };
-        check(ctx, ptr, "isl_ast_build_expr_from_set")?;
+        let ptr = self.call(ctx, set.ptr, isl_ast_build_expr_from_set, "isl_ast_build_expr_from_set")?;
         Ok(ASTExpr { ptr, should_free_on_drop: true })
     }
+
+    /// `f(build, arg)` for an ISL function that keeps the build and takes
+    /// `arg` (released by the caller), with its null result as an error.
+    fn call(&self, ctx: &Context, arg: uintptr_t, f: IslFn, what: &str) -> Result<uintptr_t, String> {
+        let ptr = unsafe { f(self.ptr, arg) };
+        check(ctx, ptr, what)?;
+        Ok(ptr)
+    }
+
+    /// `f(build, arg)` for an ISL function that takes both and returns the
+    /// updated build: the old pointer is ISL's whatever happens.
+    fn update(mut self, ctx: &Context, arg: uintptr_t, f: IslFn, what: &str) -> Result<Self, String> {
+        let ptr = unsafe { f(self.ptr, arg) };
+        self.ptr = 0;
+        check(ctx, ptr, what)?;
+        Ok(Self { ptr })
+    }
 }
+
+/// An `isl_ast_build_*` function of the build and one other object.
+type IslFn = unsafe extern "C" fn(uintptr_t, uintptr_t) -> uintptr_t;
 
 impl Drop for AstBuild {
     fn drop(&mut self) {

@@ -174,12 +174,13 @@ pub fn tile_param(k: usize) -> String {
 pub fn tile(ctx: &Context, scop: &Scop, schedule: &Schedule, config: &Config) -> Result<TiledSchedule, PolyError> {
     let iterators: BTreeSet<&String> = scop.statements.iter().flat_map(|s| &s.iterators).collect();
     let reserved = scop.identifiers.iter().filter(|i| !iterators.contains(i)).cloned().collect();
+    let written = scop.written();
     let read_only = scop
         .statements
         .iter()
         .flat_map(|s| &s.accesses)
+        .filter(|a| !written.contains(a.array.as_str()))
         .map(|a| a.array.clone())
-        .filter(|x| !scop.statements.iter().flat_map(|s| &s.accesses).any(|a| a.write && &a.array == x))
         .collect();
     let mut t =
         Tiler { ctx, scop, bands: Vec::new(), reserved, tile_dims: 0, sink: config.sink, pack: config.pack, read_only };
@@ -530,14 +531,13 @@ impl Tiler<'_> {
     }
 
     /// Whether packing gives `a` stride 1 along any member of a `d`-member
-    /// band: a read of a packed array whose subscripts are one iterator plus
-    /// a constant, or a constant, and that reads fewer iterators than the
-    /// band has members (so each copied element is reused; see
-    /// `codegen::pack`).
+    /// band: a read of a read-only array whose subscripts
+    /// [`Access::unit_terms`] accepts, and that reads fewer
+    /// iterators than the band has members (so each copied element is
+    /// reused; see `codegen::pack`).
     fn packable(&self, a: &Access, d: usize) -> bool {
-        let subs: Option<Vec<_>> = a.subscripts.iter().map(|s| s.linear()).collect();
-        let Some(subs) = subs.filter(|s| s.iter().all(|l| l.coeffs.len() <= 1)) else { return false };
-        let iterators: BTreeSet<&String> = subs.iter().flat_map(|l| l.coeffs.keys()).collect();
+        let Some(terms) = a.unit_terms() else { return false };
+        let iterators: BTreeSet<&String> = terms.iter().filter_map(|(it, _)| it.as_ref()).collect();
         !a.write && self.read_only.contains(&a.array) && iterators.len() < d
     }
 
