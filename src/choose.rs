@@ -332,7 +332,8 @@ fn candidate_configs(
         let space = crate::space::enumerate(a, sizes, caches, regs)?;
         let anchors = crate::space::anchors(a, &space.extents, caches, regs);
         let mut seen: std::collections::HashSet<Config> = out.iter().map(|c| c.written_out(d)).collect();
-        for c in anchors.into_iter().chain(space.configs) {
+        let packed = if set.describes_packing() { space.packed(a) } else { Vec::new() };
+        for c in anchors.into_iter().chain(space.configs).chain(packed) {
             if seen.insert(c.written_out(d)) {
                 out.push(c);
             }

@@ -157,8 +157,9 @@ pub fn register_variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, n: usize,
     out
 }
 
-/// The anchors and `n` configs drawn from the per-member space of one
-/// instance ([`crate::space`]), seeded.
+/// The anchors, `n` configs drawn from the per-member space of one
+/// instance ([`crate::space`]) and `n / PACK_SHARE` from its packed twins,
+/// seeded.
 pub fn space_variants(
     a: &Analysis,
     sizes: &Sizes,
@@ -170,8 +171,13 @@ pub fn space_variants(
     let space = crate::space::enumerate(a, sizes, caches, vector_regs)?;
     let anchors = crate::space::anchors(a, &space.extents, caches, vector_regs);
     let sample = space.sample(n, seed, &anchors);
-    Ok(anchors.into_iter().chain(sample).map(Variant::Tiled).collect())
+    // Its own seed: the plain sample stays what it was before packing joined the space.
+    let packed = crate::space::spread(&space.packed(a), n / crate::space::PACK_SHARE, seed ^ PACK_SEED);
+    Ok(anchors.into_iter().chain(sample).chain(packed).map(Variant::Tiled).collect())
 }
+
+/// Mixed into an instance's seed for its packed sample.
+const PACK_SEED: u64 = 0x7061_636b;
 
 struct Work {
     kernel: usize,

@@ -118,7 +118,7 @@ impl Record {
 
 /// The feature set rows store: the widest. Files written before a set
 /// existed lack its columns, and their rows serve the narrower sets only.
-pub const STORED: FeatureSet = FeatureSet::Conflict;
+pub const STORED: FeatureSet = FeatureSet::Pack;
 
 pub fn header() -> Vec<String> {
     let feats = STORED.names().into_iter().map(|n| format!("f_{n}"));

@@ -27,6 +27,12 @@
 //! 5. **Loop orders**: where a tiled band leaves loops inside it and can run
 //!    a parallel member below them, every config of steps 3-4 in both orders
 //!    ([`Config::sink`]); the register tiles follow each order's loops.
+//! 6. **Packing**: where packing changes the code ([`Config::pack`]: a
+//!    read-only operand read along the vector loop and reused), the packed
+//!    twin of every config of steps 3-5 ([`Space::packed`]). Collection
+//!    draws them as a sample of their own, a quarter of the plain sample's
+//!    size ([`PACK_SHARE`]), so that instances measured before packing was
+//!    in the space keep their sample and gain the packed one.
 //!
 //! Beside the space, every instance times the same **anchors** (see
 //! [`anchors`]), so that the baselines of an evaluation (Pluto's 32, the
@@ -51,6 +57,10 @@ pub const CONSTANTS: [usize; 5] = [16, 32, 64, 128, 256];
 
 /// Pluto's default tile size, a baseline of every evaluation.
 pub const PLUTO_DEFAULT: usize = 32;
+
+/// The packed sample of an instance is this fraction of its plain sample
+/// (step 6 of the rule).
+pub const PACK_SHARE: usize = 4;
 
 /// The space of one instance.
 #[derive(Clone, Debug)]
@@ -198,6 +208,14 @@ impl Space {
         let pool: Vec<Config> = self.configs.iter().filter(|c| !skip.contains(c)).cloned().collect();
         spread(&pool, n, seed)
     }
+
+    /// The packed twins of the configs whose code packing changes (step 6
+    /// of the rule), in the space's order; empty for a kernel with nothing
+    /// to pack.
+    pub fn packed(&self, a: &Analysis) -> Vec<Config> {
+        let packs = [false, true].map(|sink| a.can_pack(&Config::cubic(32).with_sink(sink)));
+        self.configs.iter().filter(|c| packs[usize::from(c.sink)]).map(|c| c.with_pack(true)).collect()
+    }
 }
 
 /// `n` of `all`, one drawn from each of `n` equal slices (so an ordered list
@@ -274,6 +292,25 @@ mod tests {
         assert_eq!(sample.len(), 12);
         assert!(sample.iter().all(|c| !anchors.contains(c) && space.configs.contains(c)));
         assert_eq!(sample, space.sample(12, 5, &anchors), "seeded");
+
+        // matmul reads B[k][j] along j and reuses it across i: every config
+        // has a packed twin, which collection samples apart from the rest.
+        let packed = space.packed(&a);
+        assert_eq!(packed.len(), space.configs.len());
+        assert!(packed.iter().zip(&space.configs).all(|(p, c)| p.pack && *p == c.with_pack(true)));
+        let variants = crate::collect::space_variants(&a, &sizes, &caches, 12, 16, 5).unwrap();
+        let packs = variants.iter().filter(|v| v.to_string().ends_with(crate::config::PACK)).count();
+        assert_eq!((variants.len(), packs), (anchors.len() + 12 + 12 / PACK_SHARE, 12 / PACK_SHARE));
+    }
+
+    #[test]
+    fn a_kernel_with_nothing_to_pack_has_no_packed_twins() {
+        // gemv reads each element of A once.
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/blas/gemv.c"));
+        let a = crate::analyze(path, &std::fs::read_to_string(path).unwrap(), false).unwrap();
+        let caches = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+        let space = enumerate(&a, &Sizes::parse(&a.scop.params, "M=3000,N=3500").unwrap(), &caches, 16).unwrap();
+        assert!(!space.configs.is_empty() && space.packed(&a).is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@
 mod expr;
 mod pack;
 
-pub use pack::packs;
+pub use pack::{packed_reads, packs};
 mod scalar;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -191,8 +191,19 @@ fn layout(reads: &[Vec<Sub>], inner: usize) -> Option<(Vec<usize>, Vec<String>)>
 /// Whether `config` packs some read of `band` (tiled): whether packing
 /// changes its code.
 pub fn packs(scop: &Scop, band: &Band, config: &crate::Config) -> bool {
-    let Some(&inner) = band.orders.for_config(config.sink, true).last() else { return false };
-    groups(scop, band).iter().any(|g| reused(band, g) && layout(&g.subs, inner).is_some())
+    !packed_reads(scop, band, config.sink).is_empty()
+}
+
+/// The reads of `band` (tiled) that a packing config of loop order `sink`
+/// copies, as `(statement, access)` indices. Codegen may still leave one
+/// out where ISL's footprint is too piecewise to print ([`plan`]).
+pub fn packed_reads(scop: &Scop, band: &Band, sink: bool) -> Vec<(usize, usize)> {
+    let Some(&inner) = band.orders.for_config(sink, true).last() else { return Vec::new() };
+    groups(scop, band)
+        .into_iter()
+        .filter(|g| reused(band, g) && layout(&g.subs, inner).is_some())
+        .flat_map(|g| g.reads)
+        .collect()
 }
 
 /// Whether some member of `band` is in no subscript of `g`: its iterations

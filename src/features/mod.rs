@@ -40,7 +40,7 @@ use isl_rs::{Context, Map, Set};
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, size_at};
-use crate::frontend::{Scop, Statement};
+use crate::frontend::{Access, Scop, Statement};
 use crate::instance::Sizes;
 use crate::machine::Caches;
 use crate::poly::PolyError;
@@ -86,11 +86,18 @@ pub enum FeatureSet {
     /// those loops, and the log of their iterations per point of the band
     /// (short loops below make sinking cost; long ones make it pay).
     Sink,
-    /// `sink`, then the L1 set conflicts of [`conflict`]: how far the most
-    /// loaded L1 set of one pass of the innermost point loop, and of the two
-    /// innermost, overflows beyond an even spread (rows a multiple of 4 KiB
-    /// apart share sets), at the arrays' real row pitches.
+    /// `sink`, then the L1 set conflicts of [`conflict`]: the fraction of
+    /// the lines of one pass of the innermost point loop, and of the two
+    /// innermost, that overfull L1 sets evict while a fully associative L1
+    /// would keep them (rows a multiple of 4 KiB apart share sets), at the
+    /// arrays' real row pitches.
     Conflict,
+    /// `conflict`, then packing ([`crate::Config::pack`]): how many
+    /// references of the dominant statement the config copies into packed
+    /// buffers (0 for configs that do not pack, and kernels with nothing to
+    /// pack). The views of packing configs also see their intra-tile order
+    /// and leave the copied references out of the conflicts.
+    Pack,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -105,14 +112,16 @@ const SCOP_EXTRA: [&str; 7] =
 const TRAFFIC_EXTRA: [&str; 3] = ["LOG_TRAFFIC_L1", "LOG_TRAFFIC_L2", "LOG_DATA"];
 const SINK_EXTRA: [&str; 2] = ["SUNK", "LOG_BELOW"];
 const CONFLICT_EXTRA: [&str; 2] = ["CONFLICT_1", "CONFLICT_2"];
+const PACK_EXTRA: [&str; 1] = ["PACKED"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 6] = [
+const WIDER: [(FeatureSet, &[&str]); 7] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
     (FeatureSet::Traffic, &TRAFFIC_EXTRA),
     (FeatureSet::Sink, &SINK_EXTRA),
     (FeatureSet::Conflict, &CONFLICT_EXTRA),
+    (FeatureSet::Pack, &PACK_EXTRA),
 ];
 
 impl FeatureSet {
@@ -127,6 +136,12 @@ impl FeatureSet {
     /// Whether the set tells unrolled configs from plain ones.
     pub fn describes_unrolling(self) -> bool {
         self >= FeatureSet::Registers
+    }
+
+    /// Whether the set tells packing configs from plain ones: only models
+    /// of such a set rank `/pack` candidates.
+    pub fn describes_packing(self) -> bool {
+        self >= FeatureSet::Pack
     }
 
     /// Whether the set ranks the untiled original beside the tiles (older
@@ -154,6 +169,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Traffic => "traffic",
             FeatureSet::Sink => "sink",
             FeatureSet::Conflict => "conflict",
+            FeatureSet::Pack => "pack",
         })
     }
 }
@@ -169,8 +185,9 @@ impl FromStr for FeatureSet {
             "traffic" => Ok(FeatureSet::Traffic),
             "sink" => Ok(FeatureSet::Sink),
             "conflict" => Ok(FeatureSet::Conflict),
+            "pack" => Ok(FeatureSet::Pack),
             _ => Err(format!(
-                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink or conflict)"
+                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict or pack)"
             )),
         }
     }
@@ -267,26 +284,42 @@ pub struct Kernel {
     source_order: Vec<usize>,
     /// A tiled band can sink a parallel member ([`crate::Config::sink`]).
     sinks: bool,
-    /// The kernel as configs that keep the member in the band see it, when
-    /// the dominant statement's band then has another intra-tile order.
-    unsunk: Option<Box<Kernel>>,
+    /// Per reference of `spans`, whether configs of this view copy it into
+    /// a packed buffer ([`crate::Config::pack`]).
+    packed: Vec<bool>,
+    /// The kernel as configs of other loop orders and packing see it, keyed
+    /// by `(sink, pack)`: only views whose intra-tile order or packed reads
+    /// differ from this one's (`sink`, no packing).
+    views: Vec<((bool, bool), Kernel)>,
 }
 
 impl Kernel {
     /// Analyses a tiled SCoP (its statements and the bands `tss tile`
-    /// built), for configs of either loop order ([`crate::Config::sink`]).
+    /// built), for configs of either loop order ([`crate::Config::sink`]),
+    /// packed or not ([`crate::Config::pack`]).
     pub fn analyze(scop: &Scop, bands: &[Band]) -> Result<Kernel, PolyError> {
-        let sunk = Self::analyze_order(scop, bands, true)?;
+        let base = Self::analyze_order(scop, bands, true, false)?;
         let sinks = bands.iter().any(|b| b.tiled && b.orders.sunk.is_some());
+        let packs =
+            |sink: bool| bands.iter().any(|b| b.tiled && !crate::codegen::packed_reads(scop, b, sink).is_empty());
+        let mut views = Vec::new();
         // Without a band that can sink, both orders are the same: analyse once.
-        let plain = if sinks { Some(Self::analyze_order(scop, bands, false)?) } else { None };
-        let unsunk = plain.filter(|p| p.order != sunk.order).map(|p| Box::new(Kernel { sinks, ..p }));
-        Ok(Kernel { sinks, unsunk, ..sunk })
+        for (sink, pack) in [(false, false), (true, true), (false, true)] {
+            if (!sink && !sinks) || (pack && !packs(sink)) {
+                continue;
+            }
+            let view = Self::analyze_order(scop, bands, sink, pack)?;
+            if view.order != base.order || view.packed != base.packed {
+                views.push(((sink, pack), Kernel { sinks, ..view }));
+            }
+        }
+        Ok(Kernel { sinks, views, ..base })
     }
 
-    /// [`Kernel::analyze`] for the intra-tile orders of one [`crate::Config::sink`].
-    fn analyze_order(scop: &Scop, bands: &[Band], sink: bool) -> Result<Kernel, PolyError> {
-        let (s, rows, order) = dominant(scop, bands, sink)?;
+    /// [`Kernel::analyze`] for one view: the intra-tile order of one
+    /// [`crate::Config::sink`], and the reads [`crate::Config::pack`] copies.
+    fn analyze_order(scop: &Scop, bands: &[Band], sink: bool, pack: bool) -> Result<Kernel, PolyError> {
+        let (s, rows, order, band) = dominant(scop, bands, sink, pack)?;
         let stmt = &scop.statements[s];
         let d = rows.len();
         let coeffs: Vec<Vec<i64>> = rows.iter().map(|(c, _)| c.clone()).collect();
@@ -318,6 +351,15 @@ impl Kernel {
         let member_set = member_set(scop, stmt, &rows, &loop_members);
         let structure = loop_structure(scop, stmt, &rows, &loop_members)?;
         let (span_arrays, spans): (Vec<String>, Vec<_>) = spans(stmt, &dirs).into_iter().unzip();
+        let copied: Vec<String> = match band.filter(|_| pack) {
+            Some(b) => crate::codegen::packed_reads(scop, b, sink)
+                .into_iter()
+                .filter(|&(t, _)| t == s)
+                .map(|(_, k)| ref_key(&stmt.accesses[k]))
+                .collect(),
+            None => Vec::new(),
+        };
+        let packed = distinct_refs(stmt).map(|a| copied.contains(&ref_key(a))).collect();
         Ok(Kernel {
             statement: stmt.name.clone(),
             statement_line: stmt.line,
@@ -334,7 +376,8 @@ impl Kernel {
             order,
             source_order,
             sinks: false,
-            unsunk: None,
+            packed,
+            views: Vec::new(),
         })
     }
 
@@ -367,10 +410,10 @@ impl Kernel {
     /// original, which is the 1x1x1 tile to the narrower sets), in `set`'s
     /// order.
     pub fn vector(&self, set: FeatureSet, shape: &Shape, config: Option<&Config>, caches: &Caches) -> Vec<f64> {
-        if let (Some(unsunk), Some(c)) = (&self.unsunk, config)
-            && !c.sink
+        if let Some(c) = config
+            && let Some((_, view)) = self.views.iter().find(|(key, _)| *key == (c.sink || !self.sinks, c.pack))
         {
-            return unsunk.vector(set, shape, config, caches);
+            return view.vector(set, shape, config, caches);
         }
         let one = Config::cubic(1);
         let (config, untiled) = match config {
@@ -422,6 +465,9 @@ impl Kernel {
         if set >= FeatureSet::Conflict {
             v.extend(self.conflict_extra(shape, (!untiled).then_some(config), caches));
         }
+        if set >= FeatureSet::Pack {
+            v.push(self.packed.iter().filter(|&&p| p).count() as f64);
+        }
         v
     }
 
@@ -439,7 +485,8 @@ impl Kernel {
     /// The `conflict` set's own features (see [`FeatureSet::Conflict`]):
     /// the worst reference's [`conflict::excess`] over one pass of the
     /// innermost point loop, then of the two innermost (the untiled code's
-    /// loops run whole, in source order). As the unpacked code walks them.
+    /// loops run whole, in source order). References a packing config
+    /// copies are read from a contiguous buffer: they conflict with nothing.
     fn conflict_extra(&self, shape: &Shape, config: Option<&Config>, caches: &Caches) -> [f64; 2] {
         let extents = self.member_extents(shape);
         let order = if config.is_some() { &self.order } else { &self.source_order };
@@ -449,14 +496,15 @@ impl Kernel {
             for &m in order.iter().rev().take(inner) {
                 ranges[m] = config.map_or(extents[m], |c| (c.tile(m) as f64).min(extents[m]));
             }
-            let each = self.spans.iter().zip(&self.span_arrays).map(|(spans, array)| {
-                match shape.pitches(array, self.element_bytes) {
-                    Some(pitches) if pitches.len() == spans.len() => {
+            let each =
+                self.spans.iter().zip(&self.span_arrays).zip(&self.packed).map(|((spans, array), &packed)| match shape
+                    .pitches(array, self.element_bytes)
+                {
+                    Some(pitches) if pitches.len() == spans.len() && !packed => {
                         conflict::excess(&conflict::Walk { spans, pitches: &pitches, ranges: &ranges }, l1)
                     }
                     _ => 0.0,
-                }
-            });
+                });
             each.fold(0.0, f64::max)
         };
         [worst(1), worst(2)]
@@ -538,10 +586,13 @@ fn candidates_of(ps: &[i64; 3], caches: &Caches, element_bytes: u64) -> Vec<usiz
     (1..=(ul / cls).max(1)).map(|k| k * cls).collect()
 }
 
-/// Picks the dominant statement, its band rows and its intra-tile order
-/// under [`crate::Config::sink`]` = sink` (unpacked: the config space has
-/// no packing configs yet).
-fn dominant(scop: &Scop, bands: &[Band], sink: bool) -> Result<(usize, Vec<Row>, Vec<usize>), PolyError> {
+/// The dominant statement, its band rows, its intra-tile order under
+/// [`crate::Config::sink`]` = sink` and [`crate::Config::pack`]` = pack`,
+/// and its tiled band (`None`: no tiled band, its own loops).
+type Dominant<'a> = (usize, Vec<Row>, Vec<usize>, Option<&'a Band>);
+
+/// Picks the [`Dominant`] statement.
+fn dominant<'a>(scop: &Scop, bands: &'a [Band], sink: bool, pack: bool) -> Result<Dominant<'a>, PolyError> {
     let key = |s: usize| {
         let st = &scop.statements[s];
         (st.iterators.len(), st.accesses.len(), std::cmp::Reverse(s))
@@ -551,10 +602,10 @@ fn dominant(scop: &Scop, bands: &[Band], sink: bool) -> Result<(usize, Vec<Row>,
         .filter(|b| b.tiled)
         .flat_map(|b| {
             b.rows.iter().filter_map(move |(s, r)| {
-                r.as_ref().map(|r| (*s, r.clone(), b.orders.for_config(sink, false).to_vec()))
+                r.as_ref().map(|r| (*s, r.clone(), b.orders.for_config(sink, pack).to_vec(), Some(b)))
             })
         })
-        .max_by_key(|(s, _, _)| key(*s));
+        .max_by_key(|(s, _, _, _)| key(*s));
     if let Some(t) = tiled {
         return Ok(t);
     }
@@ -564,7 +615,7 @@ fn dominant(scop: &Scop, bands: &[Band], sink: bool) -> Result<(usize, Vec<Row>,
         .ok_or_else(|| PolyError("the SCoP has no statement".into()))?;
     let n = scop.statements[s].iterators.len();
     let rows = (0..n).map(|j| ((0..n).map(|c| i64::from(c == j)).collect(), 0)).collect();
-    Ok((s, rows, (0..n).collect()))
+    Ok((s, rows, (0..n).collect(), None))
 }
 
 fn member_name(stmt: &Statement, row: &Row, m: usize) -> String {
@@ -678,17 +729,29 @@ fn loop_structure(
     Ok([starts[0].0, starts[1].0, starts[1].1[0], starts[2].0, starts[2].1[0], starts[2].1[1]])
 }
 
+/// What tells two references of a statement apart: array and subscripts.
+fn ref_key(a: &Access) -> String {
+    format!("{}{:?}", a.array, a.subscripts.iter().map(|s| s.isl()).collect::<Vec<_>>())
+}
+
+/// The first access of each distinct reference of `stmt`, in order.
+fn distinct_refs(stmt: &Statement) -> impl Iterator<Item = &Access> {
+    let mut seen: Vec<String> = Vec::new();
+    stmt.accesses.iter().filter(move |a| {
+        let key = ref_key(a);
+        let new = !seen.contains(&key);
+        if new {
+            seen.push(key);
+        }
+        new
+    })
+}
+
 /// Per distinct reference of `stmt`: its array and, per subscript, per band
 /// member, |step|.
 fn spans(stmt: &Statement, dirs: &[Option<Vec<f64>>]) -> Vec<(String, Vec<Vec<f64>>)> {
-    let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
-    for a in &stmt.accesses {
-        let key = format!("{}{:?}", a.array, a.subscripts.iter().map(|s| s.isl()).collect::<Vec<_>>());
-        if seen.contains(&key) {
-            continue;
-        }
-        seen.push(key);
+    for a in distinct_refs(stmt) {
         let subs = a
             .subscripts
             .iter()

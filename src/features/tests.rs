@@ -291,3 +291,31 @@ fn the_conflict_set_sees_syrks_column_share_two_l1_sets_at_m_1792() {
     // block of A that j and k sweep is what shares the two sets.
     assert_eq!(conflicts("corpus/blas/syrk-upper.c", "N=1536,M=1792", Some(Config::cubic(32))), (0.0, 1.0));
 }
+
+#[test]
+fn the_pack_set_counts_the_copied_references_and_clears_their_conflicts() {
+    // PolyBench syrk packs the column A[j][k] (read-only, reused across i):
+    // packed, the conflicts of that walk are gone.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench/linear-algebra/syrk.c");
+    let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+    let shape = a.shape(&Sizes::parse(&a.scop.params, "N=1536,M=1792").unwrap(), 256).unwrap();
+    let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+    let names = FeatureSet::Pack.names();
+    let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
+    let v = |cfg: Option<Config>| a.kernel.vector(FeatureSet::Pack, &shape, cfg.as_ref(), &c);
+    let (plain, packed, untiled) = (v(Some(Config::cubic(32))), v(Some(Config::cubic(32).with_pack(true))), v(None));
+    assert_eq!(plain.len(), FeatureSet::Pack.len());
+    assert_eq!((at(&plain, "PACKED"), at(&untiled, "PACKED")), (0.0, 0.0));
+    assert!(at(&packed, "PACKED") >= 1.0, "{packed:?}");
+    assert_eq!((at(&plain, "CONFLICT_1"), at(&packed, "CONFLICT_1")), (1.0, 0.0));
+    assert_eq!(
+        &plain[..FeatureSet::Conflict.len()],
+        &a.kernel.vector(FeatureSet::Conflict, &shape, Some(&Config::cubic(32)), &c)[..]
+    );
+    // gemv's A[i][j] is read once: nothing to pack, and /pack changes nothing.
+    let g = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/blas/gemv.c");
+    let g = analyze(&g, &std::fs::read_to_string(&g).unwrap(), false).unwrap();
+    let shape = g.shape(&Sizes::parse(&g.scop.params, "M=300,N=400").unwrap(), 256).unwrap();
+    let gv = |cfg: Config| g.kernel.vector(FeatureSet::Pack, &shape, Some(&cfg), &c);
+    assert_eq!(gv(Config::cubic(32)), gv(Config::cubic(32).with_pack(true)));
+}
