@@ -121,6 +121,7 @@ def main():
     ap.add_argument("--hidden", default="32", help="units per hidden layer")
     ap.add_argument("--dropout", default="0.2")
     ap.add_argument("--lr", default="5e-4", help="learning rate")
+    ap.add_argument("--epochs", default="400", help="most epochs per network (early stopping may end sooner)")
     ap.add_argument("--weight-decay", default="0", help="L2 penalty on the weights")
     ap.add_argument("--val-by", default="instance", help="early stopping's validation split: instance or kernel")
     ap.add_argument("--log-inputs", action="store_true", help="wide inputs on a log scale")
@@ -155,7 +156,7 @@ def main():
             write_rows(tep, theader, te)
             run([args.tss, "train", "--data", trp, "--out", model, "--set", args.set,
                  "--target", args.target, "--loss", args.loss, "--stop-on", args.stop_on, "--ensemble", args.ensemble,
-                 "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr,
+                 "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr, "--epochs", args.epochs,
                  "--weight-decay", args.weight_decay, "--val-by", args.val_by]
                 + (["--log-inputs"] if args.log_inputs else []))
             ev = json.loads(run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"]))
