@@ -22,6 +22,7 @@ To ask what teaches the model more, narrow the training rows:
                            "random" is every fold of them, random0 the first 16)
   --max-instances 6        train on at most the first N instances of each kernel
   --hold-out blas,nn       evaluate only these held-out families
+  --keep DIR               keep each fold's `tss eval --json` (DIR/FAMILY.json)
 
 With the `registers` feature set the untiled original is a candidate too (the
 model may answer "do not tile"), so the reference is the fastest of the
@@ -129,6 +130,7 @@ def main():
     ap.add_argument("--without", default="", help="comma-separated families never trained on")
     ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
     ap.add_argument("--hold-out", default="", help="comma-separated families to evaluate (default: all)")
+    ap.add_argument("--keep", default="", help="directory to keep each fold's `tss eval --json` in (FAMILY.json), for a closer look")
     args = ap.parse_args()
     fam = family_of()
     known = sorted(set(fam.values()), key=lambda f: (DIRS.index(f.rstrip("0123456789")), f))
@@ -159,7 +161,12 @@ def main():
                  "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr, "--epochs", args.epochs,
                  "--weight-decay", args.weight_decay, "--val-by", args.val_by]
                 + (["--log-inputs"] if args.log_inputs else []))
-            ev = json.loads(run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"]))
+            out = run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"])
+            if args.keep:
+                os.makedirs(args.keep, exist_ok=True)
+                with open(os.path.join(args.keep, f"{f}.json"), "w") as kept:
+                    kept.write(out)
+            ev = json.loads(out)
             per = {m: [] for m in methods}
             speedup = []
             for inst in ev["instances"]:
