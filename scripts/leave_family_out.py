@@ -103,6 +103,34 @@ def random_min(cands, k):
     return sum(t * math.comb(n - 1 - i, k - 1) for i, t in enumerate(times)) / total
 
 
+METHODS = ["T1", "tile 32", "cache rule", "traffic rule", "constant"]
+
+
+def methods_for(ks):
+    """The columns `score_instances` fills, in table order."""
+    return ["T1"] + [f"guided {k}" for k in ks] + METHODS[1:] + ["untiled"] + [f"random {k}" for k in ks]
+
+
+def score_instances(ev, ks):
+    """Per method, each instance's TN from a `tss eval --json` report, and
+    T1's speedups over tile 32."""
+    per = {m: [] for m in methods_for(ks)}
+    speedup = []
+    for inst in ev["instances"]:
+        s, best, cands = inst["scores"], inst["best"], inst["candidates"]
+        for m in METHODS:
+            if m in s:
+                per[m].append(s[m]["tn"])
+        if inst.get("baseline"):
+            per["untiled"].append(inst["baseline"] / best)
+        for k in ks:
+            per[f"guided {k}"].append(guided_min(cands, k) / best)
+            per[f"random {k}"].append(random_min(cands, k) / best)
+        if "tile 32" in s:
+            speedup.append(s["tile 32"]["time"] / s["T1"]["time"])
+    return per, speedup
+
+
 def run(cmd):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
@@ -143,7 +171,7 @@ def main():
     if args.max_instances:
         ii = header.index("instance")
         train = [r for r in train if int(r[ii].split(":")[1]) < args.max_instances]
-    methods = ["T1"] + [f"guided {k}" for k in KS] + ["tile 32", "cache rule", "traffic rule", "constant", "untiled"] + [f"random {k}" for k in KS]
+    methods = methods_for(KS)
     pooled = {m: [] for m in methods}
     pooled_speedup = []
     lines = []
@@ -167,20 +195,7 @@ def main():
                 with open(os.path.join(args.keep, f"{f}.json"), "w") as kept:
                     kept.write(out)
             ev = json.loads(out)
-            per = {m: [] for m in methods}
-            speedup = []
-            for inst in ev["instances"]:
-                s, best, cands = inst["scores"], inst["best"], inst["candidates"]
-                for m in ["T1", "tile 32", "cache rule", "traffic rule", "constant"]:
-                    if m in s:
-                        per[m].append(s[m]["tn"])
-                if inst.get("baseline"):
-                    per["untiled"].append(inst["baseline"] / best)
-                for k in KS:
-                    per[f"guided {k}"].append(guided_min(cands, k) / best)
-                    per[f"random {k}"].append(random_min(cands, k) / best)
-                if "tile 32" in s:
-                    speedup.append(s["tile 32"]["time"] / s["T1"]["time"])
+            per, speedup = score_instances(ev, KS)
             for m in methods:
                 pooled[m].extend(per[m])
             pooled_speedup.extend(speedup)

@@ -1,17 +1,26 @@
-//! `tss adapt`: fits the built-in model to this machine in minutes.
+//! `tss adapt`: fits a model (the built-in one by default) to this machine
+//! in minutes.
 //!
-//! 1. Measure: instances of the paper's six kernels (built into the binary)
-//!    at random sizes of the training range, drawn kernel by kernel so that
-//!    every kernel is seen early, each timing a sample of its candidate
-//!    tiles spread over the sizes (many instances teach more than complete
-//!    rankings of a few). Rows go to a dataset file in the user's cache
-//!    that belongs to this machine, so a second run resumes and adds to it.
-//! 2. Fit: every member of the built-in model continues training on these
-//!    rows from its own weights and keeps the epoch (0, unchanged, included)
+//! 1. Measure: instances of the kernels (the paper's six, built into the
+//!    binary, unless the user names others) at random sizes, drawn kernel
+//!    by kernel so that every kernel is seen early, each timing a sample of
+//!    its candidates (many instances teach more than complete rankings of a
+//!    few). A model of cubic tiles samples the paper's candidate tiles; a
+//!    model of the per-dimension space (one whose features describe
+//!    register tiles) times a sample of the space and its own best
+//!    predictions ([`collect::Guide`]): where it errs on this machine is
+//!    what fine-tuning must correct, and a spread sample rarely lands there.
+//!    Rows go to a dataset file in the user's cache that belongs to this
+//!    machine, so a second run resumes and adds to it.
+//! 2. Fit: every member of the base model continues training on these rows
+//!    from its own weights and keeps the epoch (0, unchanged, included)
 //!    whose choices are best on held-out instances; see
 //!    [`crate::model::train::fine_tune`].
-//! 3. Save where [`ModelSource::default_for`] finds it for this machine, so
-//!    `tss predict` and the build plugins use it from then on and say so.
+//! 3. Save: the built-in model's adaptation goes where
+//!    [`ModelSource::default_for`] finds it for this machine, so `tss
+//!    predict` and the build plugins use it from then on and say so;
+//!    another base model's goes beside it under its directory's name (or
+//!    `--out`), to be named with `--model`.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -40,13 +49,30 @@ const KERNELS: [(&str, &str); 6] = [
 /// What to adapt and how long to measure.
 pub struct AdaptPlan {
     pub parallel: bool,
+    /// The model to start from (`None`: the built-in model of the mode).
+    pub base: Option<PathBuf>,
+    /// Kernels to time (`None`: the paper's six, built in).
+    pub kernels: Option<Vec<PathBuf>>,
+    /// Where to save the adapted model (`None`: see the module documentation).
+    pub out: Option<PathBuf>,
+    /// Statement-instance bounds of a drawn instance, as in `tss collect`
+    /// (`None`: see [`Draws::default_for`]).
+    pub min_work: Option<f64>,
+    pub max_work: Option<f64>,
     /// Measuring stops at the first instance that would start after it.
     pub budget: Duration,
-    /// Candidate tiles timed per instance.
-    pub per_instance: usize,
+    /// Candidates timed per instance, spread over the space (`None`: 8 for
+    /// a cubic model, 4 for a space model).
+    pub per_instance: Option<usize>,
+    /// For a space model: its own best predictions timed per instance too,
+    /// instead of the anchors (0: the anchors, as `tss collect` times them;
+    /// `None`: 4, which adapted better than the anchors in 20 minutes on the
+    /// README's Intel machine).
+    pub picks: Option<usize>,
     /// Seed of the instances (a rerun with the same seed resumes).
     pub seed: u64,
-    pub ranges: Ranges,
+    /// Where sizes are drawn from (`None`: see [`Draws::default_for`]).
+    pub ranges: Option<Ranges>,
     pub caches: Caches,
     pub policy: Policy,
     pub progress: bool,
@@ -63,49 +89,69 @@ pub struct AdaptReport {
     /// Per member, the epoch kept (0: the built-in weights were best).
     pub epochs: Vec<usize>,
     pub from: String,
+    /// Saved where `tss predict` looks by default on this machine.
+    pub by_default: bool,
 }
 
 /// Measures, fine-tunes and saves; see the module documentation.
 pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error> {
     let usage = Error::Usage;
     let cache = Compiler::cache_dir().ok_or_else(|| usage("no cache directory: set TSS_CACHE or HOME".into()))?;
+    let base_source = match &plan.base {
+        Some(d) => ModelSource::Dir(d.clone()),
+        None => ModelSource::Shipped { parallel: plan.parallel },
+    };
+    // Load first: a missing or corrupt model must not cost the budget.
+    let base = base_source.load().map_err(usage)?;
+    let set = base.meta.config.feature_set;
+    // A model that tells register tiles apart learns from the whole space.
+    let space_model = set.describes_unrolling();
+    let per_instance = plan.per_instance.unwrap_or(if space_model { 4 } else { 8 });
+    let picks = if space_model { plan.picks.unwrap_or(4) } else { 0 };
+    let space = space_model.then_some(per_instance);
     let mode = Mode::from_parallel(plan.parallel);
-    // Rows of another harness version are not comparable: each has its directory.
+    // Rows of another harness version are not comparable: each has its
+    // directory; rows of the space have more feature columns than cubic ones.
     let machine =
         format!("{}-harness{}-{}", Descriptor::detect("", "").slug(), crate::machine::HARNESS, plan.policy.sizes);
-    let data = cache.join("adapt").join(&machine).join(format!("{mode}.csv"));
-    let kernels = write_kernels(&cache.join("adapt").join("kernels"))?;
+    let file = if space.is_some() { format!("{mode}-space.csv") } else { format!("{mode}.csv") };
+    let data = cache.join("adapt").join(&machine).join(file);
+    let kernels = match &plan.kernels {
+        Some(k) => k.clone(),
+        None => write_kernels(&cache.join("adapt").join("kernels"))?,
+    };
+    let draws = Draws::default_for(space.is_some());
     let start = Instant::now();
     let summary = collect::collect(&Plan {
-        kernels,
-        instances: 1000,
+        kernels: kernels.clone(),
+        instances: if space.is_some() { space_instances(&data, plan.seed, plan.budget, kernels.len()) } else { 1000 },
         seed: plan.seed,
-        ranges: plan.ranges.clone(),
-        max_work: collect::MAX_WORK,
-        min_work: 0.0,
+        // The share of skinny instances follows the base model's rows.
+        ranges: plan.ranges.clone().map_or(draws.ranges.clone(), |r| Ranges { skinny: draws.ranges.skinny, ..r }),
+        max_work: plan.max_work.unwrap_or(draws.max_work),
+        min_work: plan.min_work.unwrap_or(draws.min_work),
         mode,
         baseline: false,
         non_cubic: 0,
         registers: 0,
-        space: None,
+        space,
         caches: plan.caches,
         policy: plan.policy,
         out: data.clone(),
         progress: plan.progress,
-        sample: Some(plan.per_instance),
+        sample: Some(per_instance),
         deadline: Some(start + plan.budget),
+        guide: if picks > 0 { Some(guide(base_source.load().map_err(usage)?, picks, plan.caches)) } else { None },
     })?;
     let minutes = start.elapsed().as_secs_f64() / 60.0;
 
-    let base_source = ModelSource::Shipped { parallel: plan.parallel };
-    let base = base_source.load().map_err(usage)?;
     let records = dataset::load(&data).map_err(usage)?;
-    let rows = samples(&records, base.meta.config.feature_set);
+    let rows = samples(&records, set);
     let instances = rows.iter().map(|s| s.group.as_str()).collect::<std::collections::BTreeSet<_>>().len();
     let cfg = fine_tune_config(&base.meta);
     let (nets, epochs) = fine_tune(base.nets(), &base.meta.normalizer, &rows, &cfg, progress).map_err(usage)?;
 
-    let dir = adapted_dir(plan.parallel).ok_or_else(|| usage("no cache directory: set TSS_CACHE or HOME".into()))?;
+    let dir = out_dir(plan).ok_or_else(|| usage("no cache directory: set TSS_CACHE or HOME".into()))?;
     let compiler = Compiler::from_env().map_err(usage)?;
     let mut meta = base.meta.clone();
     meta.trained = crate::model::saved::today();
@@ -133,10 +179,79 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         minutes,
         epochs,
         from,
+        by_default: plan.out.is_none() && plan.base.is_none(),
     })
 }
 
-/// The built-in model's training settings, scaled to a few hundred rows:
+/// Guides the sampling by `model`: each instance also times the configs it
+/// ranks best, where a fine-tuning has the most to correct, and not the
+/// anchors, which it learnt on the machine it was trained on.
+fn guide(model: SavedModel, picks: usize, caches: Caches) -> collect::Guide {
+    let set = model.feature_set();
+    let rank = move |a: &crate::Analysis, shape: &crate::features::Shape, configs: &[crate::Config]| {
+        let d = a.tile_dims();
+        let rows: Vec<Vec<f64>> =
+            configs.iter().map(|c| a.kernel.vector(set, shape, Some(&c.written_out(d)), &caches)).collect();
+        model.predict(&rows)
+    };
+    collect::Guide { picks, anchors: false, rank: std::rc::Rc::new(rank) }
+}
+
+/// Instances per kernel to plan for a space model: planning one costs ISL
+/// work out of the budget (about 0.1 s), so plan past the instances earlier
+/// runs of this seed measured only what the budget can reach at a few
+/// seconds per instance, and one more.
+fn space_instances(data: &std::path::Path, seed: u64, budget: Duration, kernels: usize) -> usize {
+    const SECONDS_PER_INSTANCE: f64 = 4.0;
+    let prefix = format!("{seed}:");
+    let done = dataset::load(data)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|r| r.instance.strip_prefix(&prefix)?.parse::<usize>().ok())
+        .max()
+        .map_or(0, |k| k + 1);
+    let reach = budget.as_secs_f64() / (SECONDS_PER_INSTANCE * kernels.max(1) as f64);
+    (done + reach.ceil() as usize + 1).min(1000)
+}
+
+/// How instances are drawn unless the user says otherwise: where the base
+/// model's training rows came from.
+pub struct Draws {
+    pub ranges: Ranges,
+    pub min_work: f64,
+    pub max_work: f64,
+}
+
+impl Draws {
+    /// The built-in models' 1024..2048 for cubic tiles; the corpus
+    /// campaign's 16..2048 with a quarter skinny and 1e7..3e8 statement
+    /// instances (`scripts/collect-corpus.sh`) for the space.
+    pub fn default_for(space: bool) -> Draws {
+        if space {
+            Draws { ranges: Ranges { skinny: 0.25, ..Ranges::all(16, 2048) }, min_work: 1e7, max_work: 3e8 }
+        } else {
+            Draws { ranges: Ranges::all(1024, 2048), min_work: 0.0, max_work: collect::MAX_WORK }
+        }
+    }
+}
+
+/// Where the adapted model goes: `--out`, else the built-in model's
+/// adaptation where `tss predict` looks by default, else beside it under
+/// the base directory's name (`serial-corpus-serial`).
+fn out_dir(plan: &AdaptPlan) -> Option<PathBuf> {
+    let default = adapted_dir(plan.parallel)?;
+    Some(match (&plan.out, &plan.base) {
+        (Some(out), _) => out.clone(),
+        (None, None) => default,
+        (None, Some(base)) => {
+            let name = base.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+            let mode = default.file_name().map_or("serial".into(), |m| m.to_string_lossy().into_owned());
+            default.with_file_name(format!("{mode}-{}", name.unwrap_or_else(|| "model".into())))
+        }
+    })
+}
+
+/// The base model's training settings, scaled to a few hundred rows:
 /// small batches so that each epoch takes several steps, a quarter of the
 /// instances held out to choose the epoch.
 fn fine_tune_config(meta: &ModelMeta) -> crate::model::TrainConfig {
@@ -183,10 +298,14 @@ impl std::fmt::Display for AdaptReport {
         )?;
         writeln!(f, "fine-tuned from the {}", self.from)?;
         writeln!(f, "{kept}")?;
-        writeln!(
-            f,
-            "saved {}: tss predict and the build plugins use it on this machine (TSS_MODEL_DIR or --model override it)",
-            self.model.display()
-        )
+        if self.by_default {
+            writeln!(
+                f,
+                "saved {}: tss predict and the build plugins use it on this machine (TSS_MODEL_DIR or --model override it)",
+                self.model.display()
+            )
+        } else {
+            writeln!(f, "saved {}: use it with --model {}", self.model.display(), self.model.display())
+        }
     }
 }

@@ -60,7 +60,31 @@ pub struct Plan {
     /// Stop before starting an instance after this moment (the rows so far
     /// are kept; rerunning resumes).
     pub deadline: Option<Instant>,
+    /// With `space`: add a model's top picks to each instance (`tss adapt`).
+    pub guide: Option<Guide>,
 }
+
+/// Adds the configs a model ranks best to each instance's sample: timing its
+/// own picks shows the model where it errs on this machine, which a spread
+/// sample rarely does (`tss adapt`).
+#[derive(Clone)]
+pub struct Guide {
+    /// The model's top predictions timed per instance.
+    pub picks: usize,
+    /// Also time the space's anchors (the baselines' configs).
+    pub anchors: bool,
+    /// Predicted cost of each config of an instance, lower first.
+    pub rank: std::rc::Rc<Rank>,
+}
+
+impl std::fmt::Debug for Guide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Guide").field("picks", &self.picks).field("anchors", &self.anchors).finish_non_exhaustive()
+    }
+}
+
+/// Scores configs of an instance (its analysis and shape) for a [`Guide`].
+pub type Rank = dyn Fn(&Analysis, &crate::features::Shape, &[Config]) -> Vec<f64>;
 
 /// Default cap on a drawn instance's statement instances: gemm at 2048^3
 /// (8.6e9, the paper's largest) passes, a 6-deep nest at 1000 does not.
@@ -157,9 +181,9 @@ pub fn register_variants(a: &Analysis, ps: &[i64; 3], caches: &Caches, n: usize,
     out
 }
 
-/// The anchors, `n` configs drawn from the per-member space of one
-/// instance ([`crate::space`]) and `n / PACK_SHARE` from its packed twins,
-/// seeded.
+/// The anchors (unless `with_anchors` is false), `n` configs drawn from the
+/// per-member space of one instance ([`crate::space`]) and `n / PACK_SHARE`
+/// from its packed twins, seeded.
 pub fn space_variants(
     a: &Analysis,
     sizes: &Sizes,
@@ -167,13 +191,35 @@ pub fn space_variants(
     n: usize,
     vector_regs: usize,
     seed: u64,
+    with_anchors: bool,
 ) -> Result<Vec<Variant>, Error> {
     let space = crate::space::enumerate(a, sizes, caches, vector_regs)?;
     let anchors = crate::space::anchors(a, &space.extents, caches, vector_regs);
     let sample = space.sample(n, seed, &anchors);
     // Its own seed: the plain sample stays what it was before packing joined the space.
     let packed = crate::space::spread(&space.packed(a), n / crate::space::PACK_SHARE, seed ^ PACK_SEED);
+    let anchors = if with_anchors { anchors } else { Vec::new() };
     Ok(anchors.into_iter().chain(sample).chain(packed).map(Variant::Tiled).collect())
+}
+
+/// The `picks` configs of an instance's space (packed twins included) that
+/// `guide` ranks best, leaving out those `taken`.
+fn guided_picks(
+    a: &Analysis,
+    sizes: &Sizes,
+    shape: &crate::features::Shape,
+    guide: &Guide,
+    caches: &Caches,
+    vector_regs: usize,
+    taken: impl Fn(&Variant) -> bool,
+) -> Result<Vec<Variant>, Error> {
+    let space = crate::space::enumerate(a, sizes, caches, vector_regs)?;
+    let mut configs = space.packed(a);
+    configs.splice(0..0, space.configs.iter().cloned());
+    let score = (guide.rank)(a, shape, &configs);
+    let mut order: Vec<usize> = (0..configs.len()).collect();
+    order.sort_by(|&x, &y| score[x].total_cmp(&score[y]));
+    Ok(order.into_iter().map(|k| Variant::Tiled(configs[k].clone())).filter(|v| !taken(v)).take(guide.picks).collect())
 }
 
 /// Mixed into an instance's seed for its packed sample.
@@ -233,7 +279,9 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             let mut all = vec![Variant::Untiled];
             let draw_seed = plan.seed ^ ((k as u64) << 20) ^ (ki as u64);
             if let Some(n) = plan.space {
-                all.extend(space_variants(a, &sizes, &plan.caches, n, here.vector_registers(), draw_seed)?);
+                let anchors = plan.guide.as_ref().is_none_or(|g| g.anchors);
+                let regs = here.vector_registers();
+                all.extend(space_variants(a, &sizes, &plan.caches, n, regs, draw_seed, anchors)?);
             } else {
                 let mut tiled = variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64));
                 if let Some(n) = plan.sample {
@@ -283,11 +331,19 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         // Only now: planning walks every instance (1000 for `tss adapt`), and
         // the shape costs ISL queries.
         let shape = a.shape(&w.sizes, here.vector_bits)?;
+        let mut todo = w.todo.clone();
+        if let (Some(g), Some(_)) = (&plan.guide, plan.space) {
+            let taken = |v: &Variant| {
+                todo.contains(v) || done.contains(&(name.clone(), mode.clone(), w.sizes.to_string(), v.to_string()))
+            };
+            let picks = guided_picks(a, &w.sizes, &shape, g, &plan.caches, here.vector_registers(), taken)?;
+            todo.extend(picks);
+        }
         let mut baseline = w.reference.map(|(_, t)| t);
         let mut failure: Option<String> = None;
         let base_reps = if plan.baseline { plan.policy.reps } else { 1 };
         let result =
-            sessions[w.kernel].measure(&w.sizes, &w.todo, w.reference.map(|(c, _)| c), base_reps, |v, t: Timing| {
+            sessions[w.kernel].measure(&w.sizes, &todo, w.reference.map(|(c, _)| c), base_reps, |v, t: Timing| {
                 if *v == Variant::Untiled {
                     baseline = t.median();
                     if done.contains(&(name.clone(), mode.clone(), w.sizes.to_string(), v.to_string())) {
@@ -338,10 +394,10 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         if let Err(e) = result {
             // The instance cannot be measured (e.g. its baseline crashed): say so and go on.
             say(&bar, format!("tss: {name} {}: {e}", w.sizes));
-            summary.failed += w.todo.len();
-            bar.inc(w.todo.len() as u64);
+            summary.failed += todo.len();
+            bar.inc(todo.len() as u64);
         }
-        rows_done += w.todo.len();
+        rows_done += todo.len();
         if bar.is_hidden() && plan.progress {
             // No terminal (e.g. nohup): one line per instance instead of a bar.
             let elapsed = start.elapsed().as_secs_f64();

@@ -381,10 +381,12 @@ enum Command {
         #[arg(long, value_delimiter = ',', required = true, value_name = "FILES")]
         kernels: Vec<PathBuf>,
     },
-    /// Fit the built-in model to this machine in minutes: time a sample of
-    /// candidate tiles of the paper's kernels here (resumable; rows kept in
-    /// the cache), fine-tune the model on them, and save it where `tss
-    /// predict` and the build plugins pick it up on this machine.
+    /// Fit a model to this machine in minutes: time a sample of candidates
+    /// of the paper's kernels (or `--kernels`) here (resumable; rows kept in
+    /// the cache), fine-tune the model on them, and save it. The built-in
+    /// model's adaptation is where `tss predict` and the build plugins pick
+    /// it up on this machine; a `--model DIR` base is saved beside it under
+    /// its name (printed), to pass with `--model`.
     Adapt {
         /// How long to measure (`10m`, `90s`, `1h`; a bare number is minutes).
         #[arg(long, default_value = "10m", value_parser = duration)]
@@ -392,16 +394,41 @@ enum Command {
         /// Adapt the parallel model (OpenMP, one thread per core).
         #[arg(long)]
         parallel: bool,
-        /// Candidate tiles timed per instance, spread over the sizes.
-        #[arg(long, default_value_t = 8)]
-        per_instance: usize,
+        /// Start from this model directory instead of the built-in model, e.g.
+        /// `trained/corpus-serial` (a model of the per-dimension space times
+        /// the space's anchors and a sample of its configs).
+        #[arg(long, value_name = "DIR")]
+        model: Option<PathBuf>,
+        /// Kernels to time, files or directories, comma-separated (default:
+        /// the paper's six, built in); your own code teaches the most about it.
+        #[arg(long, value_delimiter = ',', value_name = "FILES")]
+        kernels: Option<Vec<PathBuf>>,
+        /// Where to save the adapted model (default: see above).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Candidates timed per instance, spread over the sizes (default: 8 for
+        /// a cubic model, 4 for a space model).
+        #[arg(long, value_name = "N")]
+        per_instance: Option<usize>,
+        /// A space model only: also time its own N best predictions per
+        /// instance, in place of the space's anchors (default 4; 0: time the
+        /// anchors instead).
+        #[arg(long, value_name = "N")]
+        picks: Option<usize>,
         /// Seed of the instances (rerunning with the same seed adds to the rows).
         #[arg(long, default_value_t = 1000)]
         seed: u64,
-        /// Where problem sizes are drawn from, as in `tss collect` (the built-in
-        /// models' 1024..2048).
-        #[arg(long, default_value = "1024..2048", value_name = "RANGES")]
-        range: String,
+        /// Where problem sizes are drawn from, as in `tss collect` (default: the
+        /// base model's training range, 1024..2048 for cubic models, 16..2048
+        /// with a quarter skinny for space models).
+        #[arg(long, value_name = "RANGES")]
+        range: Option<String>,
+        /// Redraw instances executing fewer / more statement instances than
+        /// this (default: 0 / 1e10 for cubic models, 1e7 / 3e8 for space models).
+        #[arg(long, value_name = "N")]
+        min_work: Option<f64>,
+        #[arg(long, value_name = "N")]
+        max_work: Option<f64>,
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
@@ -608,6 +635,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 progress: !quiet,
                 sample: None,
                 deadline: None,
+                guide: None,
             };
             let s = tss::collect::collect(&plan)?;
             eprintln!(
@@ -725,13 +753,38 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Adapt { budget, parallel, per_instance, seed, range, quiet, timing, caches } => {
+        Command::Adapt {
+            budget,
+            parallel,
+            model,
+            kernels,
+            out,
+            per_instance,
+            picks,
+            seed,
+            range,
+            min_work,
+            max_work,
+            quiet,
+            timing,
+            caches,
+        } => {
+            let ranges = match range {
+                Some(r) => Some(Ranges::parse(&r, (1024, 2048)).map_err(Error::Usage)?),
+                None => None,
+            };
             let plan = tss::adapt::AdaptPlan {
                 parallel,
+                base: model,
+                kernels: kernels.map(|k| kernel_files(&k)).transpose()?,
+                out,
+                min_work,
+                max_work,
                 budget,
-                per_instance: per_instance.max(1),
+                per_instance: per_instance.map(|n| n.max(1)),
+                picks,
                 seed,
-                ranges: Ranges::parse(&range, (1024, 2048)).map_err(Error::Usage)?,
+                ranges,
                 caches: caches.resolve(),
                 policy: timing.policy(),
                 progress: !quiet,

@@ -298,7 +298,7 @@ mod tests {
         let packed = space.packed(&a);
         assert_eq!(packed.len(), space.configs.len());
         assert!(packed.iter().zip(&space.configs).all(|(p, c)| p.pack && *p == c.with_pack(true)));
-        let variants = crate::collect::space_variants(&a, &sizes, &caches, 12, 16, 5).unwrap();
+        let variants = crate::collect::space_variants(&a, &sizes, &caches, 12, 16, 5, true).unwrap();
         let packs = variants.iter().filter(|v| v.to_string().ends_with(crate::config::PACK)).count();
         assert_eq!((variants.len(), packs), (anchors.len() + 12 + 12 / PACK_SHARE, 12 / PACK_SHARE));
     }

@@ -362,3 +362,37 @@ fn adapt_fits_a_model_that_predict_then_uses() {
         "{out}"
     );
 }
+
+/// `tss adapt --model` on a model of the per-dimension space: it times the
+/// named kernels' space (a sample and the model's own picks), fine-tunes that model and
+/// saves it beside the built-in one's place under its own name, leaving the
+/// default model alone; `tss predict --model` then chooses with it.
+#[test]
+fn adapt_fits_a_space_model_from_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(tss(dir.path())
+        .args(["adapt", "--budget", "20s", "--model", "trained/corpus-serial", "--kernels", "corpus/blas/gemm-ikj.c"])
+        .args(["--range", "40..70", "--min-work", "0", "--per-instance", "2", "--picks", "2", "--reps", "1", "--quiet"])
+        .args(["--sizes", "runtime"])
+        .output()
+        .unwrap());
+    assert!(out.contains("fine-tuned from the trained/corpus-serial"), "{out}");
+    let machines: Vec<_> = std::fs::read_dir(dir.path().join("models")).unwrap().flatten().collect();
+    assert_eq!(machines.len(), 1, "one machine's directory");
+    let saved = machines[0].path().join("serial-corpus-serial");
+    assert!(!machines[0].path().join("serial").exists(), "the default model is not replaced");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(saved.join("model.json")).unwrap()).unwrap();
+    assert_eq!(meta["config"]["feature_set"], "pack", "{meta}");
+    let rows = meta["data"]["rows"].as_u64().unwrap();
+    assert!(rows >= 4, "sampled configs and the model's picks were timed: {meta}");
+    assert!(out.contains(&format!("use it with --model {}", saved.display())), "{out}");
+    let tiled = dir.path().join("tiled.c");
+    let out = ok(tss(dir.path())
+        .args(["predict", "corpus/blas/gemm-ikj.c", "--size", "NI=90,NJ=70,NK=50", "--mode", "t1", "--json"])
+        .args(["--model", saved.to_str().unwrap(), "--no-cache", "-o", tiled.to_str().unwrap()])
+        .output()
+        .unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["model"].as_str().unwrap(), saved.display().to_string(), "{out}");
+}
