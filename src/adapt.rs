@@ -23,6 +23,7 @@
 //!    `--out`), to be named with `--model`.
 
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::collect::{self, Plan};
@@ -102,7 +103,8 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         None => ModelSource::Shipped { parallel: plan.parallel },
     };
     // Load first: a missing or corrupt model must not cost the budget.
-    let base = base_source.load().map_err(usage)?;
+    // Shared: the guide ranks with it, then it is fine-tuned.
+    let base = Rc::new(base_source.load().map_err(usage)?);
     let set = base.meta.config.feature_set;
     // A model that tells register tiles apart learns from the whole space.
     let space_model = set.describes_unrolling();
@@ -141,7 +143,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         progress: plan.progress,
         sample: Some(per_instance),
         deadline: Some(start + plan.budget),
-        guide: if picks > 0 { Some(guide(base_source.load().map_err(usage)?, picks, plan.caches)) } else { None },
+        guide: (picks > 0).then(|| guide(Rc::clone(&base), picks, plan.caches)),
     })?;
     let minutes = start.elapsed().as_secs_f64() / 60.0;
 
@@ -152,6 +154,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     let (nets, epochs) = fine_tune(base.nets(), &base.meta.normalizer, &rows, &cfg, progress).map_err(usage)?;
 
     let dir = out_dir(plan).ok_or_else(|| usage("no cache directory: set TSS_CACHE or HOME".into()))?;
+    let by_default = adapted_dir(plan.parallel).as_ref() == Some(&dir);
     let compiler = Compiler::from_env().map_err(usage)?;
     let mut meta = base.meta.clone();
     meta.trained = crate::model::saved::today();
@@ -179,14 +182,14 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         minutes,
         epochs,
         from,
-        by_default: plan.out.is_none() && plan.base.is_none(),
+        by_default,
     })
 }
 
 /// Guides the sampling by `model`: each instance also times the configs it
 /// ranks best, where a fine-tuning has the most to correct, and not the
 /// anchors, which it learnt on the machine it was trained on.
-fn guide(model: SavedModel, picks: usize, caches: Caches) -> collect::Guide {
+fn guide(model: Rc<SavedModel>, picks: usize, caches: Caches) -> collect::Guide {
     let set = model.feature_set();
     let rank = move |a: &crate::Analysis, shape: &crate::features::Shape, configs: &[crate::Config]| {
         let d = a.tile_dims();
@@ -194,7 +197,7 @@ fn guide(model: SavedModel, picks: usize, caches: Caches) -> collect::Guide {
             configs.iter().map(|c| a.kernel.vector(set, shape, Some(&c.written_out(d)), &caches)).collect();
         model.predict(&rows)
     };
-    collect::Guide { picks, anchors: false, rank: std::rc::Rc::new(rank) }
+    collect::Guide { picks, rank: Rc::new(rank) }
 }
 
 /// Instances per kernel to plan for a space model: planning one costs ISL
@@ -245,7 +248,7 @@ fn out_dir(plan: &AdaptPlan) -> Option<PathBuf> {
         (None, None) => default,
         (None, Some(base)) => {
             let name = base.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
-            let mode = default.file_name().map_or("serial".into(), |m| m.to_string_lossy().into_owned());
+            let mode = Mode::from_parallel(plan.parallel);
             default.with_file_name(format!("{mode}-{}", name.unwrap_or_else(|| "model".into())))
         }
     })

@@ -60,26 +60,26 @@ pub struct Plan {
     /// Stop before starting an instance after this moment (the rows so far
     /// are kept; rerunning resumes).
     pub deadline: Option<Instant>,
-    /// With `space`: add a model's top picks to each instance (`tss adapt`).
+    /// With `space`: time a model's top picks in each instance instead of
+    /// the anchors (`tss adapt`).
     pub guide: Option<Guide>,
 }
 
-/// Adds the configs a model ranks best to each instance's sample: timing its
-/// own picks shows the model where it errs on this machine, which a spread
-/// sample rarely does (`tss adapt`).
+/// Adds the configs a model ranks best to each instance's sample in place
+/// of the anchors: timing its own picks shows the model where it errs on
+/// this machine, which a spread sample rarely does, while it learnt the
+/// anchors elsewhere (`tss adapt`).
 #[derive(Clone)]
 pub struct Guide {
     /// The model's top predictions timed per instance.
     pub picks: usize,
-    /// Also time the space's anchors (the baselines' configs).
-    pub anchors: bool,
     /// Predicted cost of each config of an instance, lower first.
     pub rank: std::rc::Rc<Rank>,
 }
 
 impl std::fmt::Debug for Guide {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Guide").field("picks", &self.picks).field("anchors", &self.anchors).finish_non_exhaustive()
+        f.debug_struct("Guide").field("picks", &self.picks).finish_non_exhaustive()
     }
 }
 
@@ -279,9 +279,8 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             let mut all = vec![Variant::Untiled];
             let draw_seed = plan.seed ^ ((k as u64) << 20) ^ (ki as u64);
             if let Some(n) = plan.space {
-                let anchors = plan.guide.as_ref().is_none_or(|g| g.anchors);
                 let regs = here.vector_registers();
-                all.extend(space_variants(a, &sizes, &plan.caches, n, regs, draw_seed, anchors)?);
+                all.extend(space_variants(a, &sizes, &plan.caches, n, regs, draw_seed, plan.guide.is_none())?);
             } else {
                 let mut tiled = variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64));
                 if let Some(n) = plan.sample {
@@ -331,11 +330,10 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         // Only now: planning walks every instance (1000 for `tss adapt`), and
         // the shape costs ISL queries.
         let shape = a.shape(&w.sizes, here.vector_bits)?;
+        let key = |v: &Variant| (name.clone(), mode.clone(), w.sizes.to_string(), v.to_string());
         let mut todo = w.todo.clone();
         if let (Some(g), Some(_)) = (&plan.guide, plan.space) {
-            let taken = |v: &Variant| {
-                todo.contains(v) || done.contains(&(name.clone(), mode.clone(), w.sizes.to_string(), v.to_string()))
-            };
+            let taken = |v: &Variant| todo.contains(v) || done.contains(&key(v));
             let picks = guided_picks(a, &w.sizes, &shape, g, &plan.caches, here.vector_registers(), taken)?;
             todo.extend(picks);
         }
@@ -346,7 +344,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             sessions[w.kernel].measure(&w.sizes, &todo, w.reference.map(|(c, _)| c), base_reps, |v, t: Timing| {
                 if *v == Variant::Untiled {
                     baseline = t.median();
-                    if done.contains(&(name.clone(), mode.clone(), w.sizes.to_string(), v.to_string())) {
+                    if done.contains(&key(v)) {
                         return; // re-run only for its checksum: the row exists
                     }
                 }

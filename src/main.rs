@@ -769,10 +769,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             timing,
             caches,
         } => {
-            let ranges = match range {
-                Some(r) => Some(Ranges::parse(&r, (1024, 2048)).map_err(Error::Usage)?),
-                None => None,
-            };
+            let ranges = range.map(|r| Ranges::parse(&r, (1024, 2048))).transpose().map_err(Error::Usage)?;
             let plan = tss::adapt::AdaptPlan {
                 parallel,
                 base: model,
