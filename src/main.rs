@@ -388,7 +388,8 @@ enum Command {
     /// it up on this machine; a `--model DIR` base is saved beside it under
     /// its name (printed), to pass with `--model`.
     Adapt {
-        /// How long to measure (`10m`, `90s`, `1h`; a bare number is minutes).
+        /// How long to measure (`10m`, `90s`, `1h`; a bare number is minutes;
+        /// 0 measures nothing and refits on the rows already collected).
         #[arg(long, default_value = "10m", value_parser = duration)]
         budget: Duration,
         /// Adapt the parallel model (OpenMP, one thread per core).
@@ -406,6 +407,18 @@ enum Command {
         /// Where to save the adapted model (default: see above).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// The rows file to measure into and fit on (default: this machine's
+        /// file under the cache's `adapt/`). With `--budget 0` nothing is
+        /// measured: the model is refitted on the rows already there.
+        #[arg(long, value_name = "FILE")]
+        data: Option<PathBuf>,
+        /// How to fit: `correct` keeps the networks and fits a linear
+        /// correction of their output (closed form, cross-validated; none if
+        /// it does not help), `tune` continues training every weight, `both`
+        /// tunes and then corrects (default: `correct` for a model of the
+        /// per-dimension space, `tune` for a cubic one).
+        #[arg(long, value_name = "FIT")]
+        fit: Option<tss::adapt::Fit>,
         /// Candidates timed per instance, spread over the sizes (default: 8 for
         /// a cubic model, 4 for a space model).
         #[arg(long, value_name = "N")]
@@ -517,7 +530,7 @@ fn duration(s: &str) -> Result<Duration, String> {
         _ => return Err(format!("'{s}': the unit is s, m or h (e.g. 10m)")),
     };
     match num.trim().parse::<f64>() {
-        Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v * secs)),
+        Ok(v) if v >= 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v * secs)),
         _ => Err(format!("'{s}' is not a duration (e.g. 10m, 90s, 1h)")),
     }
 }
@@ -759,6 +772,8 @@ fn run(cli: Cli) -> Result<(), Error> {
             model,
             kernels,
             out,
+            data,
+            fit,
             per_instance,
             picks,
             seed,
@@ -775,6 +790,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 base: model,
                 kernels: kernels.map(|k| kernel_files(&k)).transpose()?,
                 out,
+                data,
+                fit,
                 min_work,
                 max_work,
                 budget,

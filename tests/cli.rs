@@ -98,8 +98,10 @@ fn file_problems_are_reported() {
     assert!(!ok && err.contains("--tile: '0'"), "{err}");
     let (ok, _, err) = tss(&["adapt", "--budget", "5x"]);
     assert!(!ok && err.contains("the unit is s, m or h"), "{err}");
-    let (ok, _, err) = tss(&["adapt", "--budget", "0m"]);
+    let (ok, _, err) = tss(&["adapt", "--budget", "xm"]);
     assert!(!ok && err.contains("is not a duration"), "{err}");
+    let (ok, _, err) = tss(&["adapt", "--budget", "0", "--data", "/nonexistent/rows.csv"]);
+    assert!(!ok && err.contains("/nonexistent/rows.csv: no rows to refit on"), "{err}");
     let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--dropout", "1"]);
     assert!(!ok && err.contains("--dropout 1: must lie in [0, 1)"), "{err}");
     let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--hidden", "0"]);

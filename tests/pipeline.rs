@@ -339,7 +339,7 @@ fn adapt_fits_a_model_that_predict_then_uses() {
         .args(["--sizes", "runtime"])
         .output()
         .unwrap());
-    assert!(out.contains("fine-tuned from the built-in serial model"), "{out}");
+    assert!(out.contains("adapted (tune) from the built-in serial model"), "{out}");
     let machines: Vec<_> = std::fs::read_dir(dir.path().join("models")).unwrap().flatten().collect();
     assert_eq!(machines.len(), 1, "one machine's directory");
     let json = std::fs::read_to_string(machines[0].path().join("serial/model.json")).unwrap();
@@ -376,7 +376,7 @@ fn adapt_fits_a_space_model_from_a_directory() {
         .args(["--sizes", "runtime"])
         .output()
         .unwrap());
-    assert!(out.contains("fine-tuned from the trained/corpus-serial"), "{out}");
+    assert!(out.contains("adapted (correct) from the trained/corpus-serial"), "{out}");
     let machines: Vec<_> = std::fs::read_dir(dir.path().join("models")).unwrap().flatten().collect();
     assert_eq!(machines.len(), 1, "one machine's directory");
     let saved = machines[0].path().join("serial-corpus-serial");
@@ -387,6 +387,14 @@ fn adapt_fits_a_space_model_from_a_directory() {
     let rows = meta["data"]["rows"].as_u64().unwrap();
     assert!(rows >= 4, "sampled configs and the model's picks were timed: {meta}");
     assert!(out.contains(&format!("use it with --model {}", saved.display())), "{out}");
+    // A zero budget refits on the same rows without timing anything.
+    let out = ok(tss(dir.path())
+        .args(["adapt", "--budget", "0", "--model", "trained/corpus-serial", "--fit", "tune", "--sizes", "runtime"])
+        .arg("--quiet")
+        .output()
+        .unwrap());
+    assert!(out.contains(&format!("measured 0 rows in 0.0 min; {rows} rows")), "{out}");
+    assert!(out.contains("adapted (tune)"), "{out}");
     let tiled = dir.path().join("tiled.c");
     let out = ok(tss(dir.path())
         .args(["predict", "corpus/blas/gemm-ikj.c", "--size", "NI=90,NJ=70,NK=50", "--mode", "t1", "--json"])

@@ -8,11 +8,14 @@
 //!   network ranks validation tiles), for each member of an optional
 //!   ensemble of differently seeded networks;
 //! - [`saved`]: a trained model on disk (Burn record + JSON metadata) and
-//!   batch prediction with it.
+//!   batch prediction with it;
+//! - [`correct`]: a linear per-machine correction of a frozen model's
+//!   output, fitted in closed form by `tss adapt`.
 //!
 //! Configuration, module and training stay apart as in Burn's examples: a
 //! [`TrainConfig`] fully describes a run and is saved with its model.
 
+pub mod correct;
 pub mod net;
 pub mod saved;
 pub mod source;
@@ -476,6 +479,7 @@ pub fn fit(
         train_loss: trained.train_loss,
         val_loss: trained.val_loss,
         scores: serde_json::Value::Null,
+        correction: None,
     };
     let mut model = saved::SavedModel::new(out, meta, trained.nets);
     let (val_records, train_records): (Vec<crate::dataset::Record>, Vec<_>) =

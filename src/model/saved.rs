@@ -10,6 +10,7 @@ use burn::module::Module;
 use burn::record::{BinBytesRecorder, BinFileRecorder, FullPrecisionSettings, Recorder};
 use serde::{Deserialize, Serialize};
 
+use super::correct::Correction;
 use super::net::Mlp;
 use super::train::forward_mean;
 use super::{Backend, Normalizer, TrainConfig};
@@ -59,6 +60,9 @@ pub struct ModelMeta {
     /// Free-form scores (e.g. validation tile-selection metrics).
     #[serde(default)]
     pub scores: serde_json::Value,
+    /// A per-machine correction of the networks' output (`tss adapt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correction: Option<Correction>,
 }
 
 pub struct SavedModel {
@@ -158,7 +162,10 @@ impl SavedModel {
     /// Predicted seconds for raw feature rows, in one batch per member.
     pub fn predict(&self, rows: &[Vec<f64>]) -> Vec<f64> {
         let x: Vec<Vec<f32>> = rows.iter().map(|r| self.meta.normalizer.apply(r)).collect();
-        forward_mean(&self.nets, &x).into_iter().map(|y| self.meta.config.target.decode(y)).collect()
+        let y = forward_mean(&self.nets, &x);
+        let corrected =
+            y.into_iter().zip(&x).map(|(y, z)| y + self.meta.correction.as_ref().map_or(0.0, |c| c.offset(z)));
+        corrected.map(|y| self.meta.config.target.decode(y)).collect()
     }
 }
 
@@ -211,6 +218,9 @@ fn parse_meta(text: &[u8], what: &str) -> Result<ModelMeta, String> {
     if meta.normalizer.min.len() != names.len() || meta.normalizer.max.len() != names.len() {
         return Err(format!("{what}: normalisation has the wrong width"));
     }
+    if meta.correction.as_ref().is_some_and(|c| c.weights.len() != names.len()) {
+        return Err(format!("{what}: correction has the wrong width"));
+    }
     Ok(meta)
 }
 
@@ -260,6 +270,7 @@ mod tests {
             train_loss: 0.0,
             val_loss: 0.0,
             scores: serde_json::Value::Null,
+            correction: None,
         };
         let device = Default::default();
         let nets = (0..members).map(|_| Mlp::new(d, 32, 0.2, &device)).collect();

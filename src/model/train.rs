@@ -348,6 +348,28 @@ pub fn fine_tune(
     Ok((nets, epochs))
 }
 
+/// The linear correction of the frozen ensemble `nets` (with its
+/// `normalizer` and `cfg.target`) that picks best on `samples` by
+/// cross-validation over instances, if any picks better than `nets` alone;
+/// see [`super::correct`]. Only for log targets: a correction of seconds
+/// would weigh instances by how long they run.
+pub fn correction(
+    nets: &[Mlp<Backend>],
+    normalizer: &Normalizer,
+    samples: &[Sample],
+    cfg: &TrainConfig,
+) -> Option<super::correct::Correction> {
+    if samples.is_empty() || cfg.target == Target::Time {
+        return None;
+    }
+    let (xs, ys) = encode(samples, normalizer, cfg);
+    let base = forward_mean(nets, &xs);
+    let rows: Vec<super::correct::Row> = (0..samples.len())
+        .map(|i| super::correct::Row { z: &xs[i], base: base[i], y: ys[i], group: &samples[i].group })
+        .collect();
+    super::correct::fit(&rows, cfg.seed)
+}
+
 /// A trained network as a trainable one, loaded into `shell` (of the same
 /// shape) through its record's bytes: the two backends' records are
 /// different types.
