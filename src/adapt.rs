@@ -138,32 +138,40 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     };
     let draws = Draws::default_for(space.is_some());
     let start = Instant::now();
-    let plan_rows = Plan {
-        kernels: kernels.clone(),
-        instances: if space.is_some() { space_instances(&data, plan.seed, plan.budget, kernels.len()) } else { 1000 },
-        seed: plan.seed,
-        // The share of skinny instances follows the base model's rows.
-        ranges: plan.ranges.clone().map_or(draws.ranges.clone(), |r| Ranges { skinny: draws.ranges.skinny, ..r }),
-        max_work: plan.max_work.unwrap_or(draws.max_work),
-        min_work: plan.min_work.unwrap_or(draws.min_work),
-        mode,
-        baseline: false,
-        non_cubic: 0,
-        registers: 0,
-        space,
-        caches: plan.caches,
-        policy: plan.policy,
-        out: data.clone(),
-        progress: plan.progress,
-        sample: Some(per_instance),
-        deadline: Some(start + plan.budget),
-        guide: (picks > 0).then(|| guide(Rc::clone(&base), picks, plan.caches)),
-    };
-    // A zero budget refits on the rows already there.
+    // A zero budget refits on the rows already there: no plan to build.
     if plan.budget.is_zero() && !data.exists() {
         return Err(usage(format!("{}: no rows to refit on; give a budget to measure some", data.display())));
     }
-    let measured_now = if plan.budget.is_zero() { 0 } else { collect::collect(&plan_rows)?.measured };
+    let measured_now = if plan.budget.is_zero() {
+        0
+    } else {
+        collect::collect(&Plan {
+            kernels: kernels.clone(),
+            instances: if space.is_some() {
+                space_instances(&data, plan.seed, plan.budget, kernels.len())
+            } else {
+                1000
+            },
+            seed: plan.seed,
+            // The share of skinny instances follows the base model's rows.
+            ranges: plan.ranges.clone().map_or(draws.ranges.clone(), |r| Ranges { skinny: draws.ranges.skinny, ..r }),
+            max_work: plan.max_work.unwrap_or(draws.max_work),
+            min_work: plan.min_work.unwrap_or(draws.min_work),
+            mode,
+            baseline: false,
+            non_cubic: 0,
+            registers: 0,
+            space,
+            caches: plan.caches,
+            policy: plan.policy,
+            out: data.clone(),
+            progress: plan.progress,
+            sample: Some(per_instance),
+            deadline: Some(start + plan.budget),
+            guide: (picks > 0).then(|| guide(Rc::clone(&base), picks, plan.caches)),
+        })?
+        .measured
+    };
     let minutes = start.elapsed().as_secs_f64() / 60.0;
 
     let records = dataset::load(&data).map_err(usage)?;
