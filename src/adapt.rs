@@ -129,7 +129,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     // Rows of another harness version are not comparable: each has its
     // directory; rows of the space have more feature columns than cubic ones.
     let machine =
-        format!("{}-harness{}-{}", Descriptor::detect("", "").slug(), crate::machine::HARNESS, plan.policy.sizes);
+        format!("{}-harness{}-{}", crate::model::source::here().platform(), crate::machine::HARNESS, plan.policy.sizes);
     let file = if space.is_some() { format!("{mode}-space.csv") } else { format!("{mode}.csv") };
     let data = plan.data.clone().unwrap_or_else(|| cache.join("adapt").join(&machine).join(file));
     let kernels = match &plan.kernels {

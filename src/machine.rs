@@ -163,12 +163,52 @@ impl Descriptor {
     /// Where this machine's data lives, relative to the repository:
     /// `data/<slug>/`, or `data/<slug>/harness2-constant/` for rows timed by
     /// a later harness (the first harness's files sit in `data/<slug>/`).
+    /// A toolchain other than gcc at the default flags adds its tag (see
+    /// [`Descriptor::toolchain`]): `harness2-constant-clang19/`.
     pub fn data_dir(&self) -> String {
+        let tag = self.toolchain().map(|t| format!("-{t}")).unwrap_or_default();
         if self.harness == 1 {
-            format!("data/{}/", self.slug())
+            format!("data/{}{tag}/", self.slug())
         } else {
-            format!("data/{}/harness{}-{}/", self.slug(), self.harness, self.sizes)
+            format!("data/{}/harness{}-{}{tag}/", self.slug(), self.harness, self.sizes)
         }
+    }
+
+    /// The machine and its toolchain as one name, for what is kept per
+    /// platform in the user's cache (adapted models and their rows):
+    /// [`Descriptor::slug`], then the toolchain's tag when it has one.
+    pub fn platform(&self) -> String {
+        match self.toolchain() {
+            Some(t) => format!("{}-{t}", self.slug()),
+            None => self.slug(),
+        }
+    }
+
+    /// A short tag for a toolchain other than gcc with
+    /// [`DEFAULT_CFLAGS`](crate::harness::compile::DEFAULT_CFLAGS): the
+    /// compiler and its major version (`clang19`), then the flags when they
+    /// differ (`gcc12-o2`). A compiler or flag change is a new platform:
+    /// its timings, and so its data and adapted models, are its own. `None`
+    /// for the default, so that its directories keep their names; also for
+    /// an unrecorded compiler.
+    pub fn toolchain(&self) -> Option<String> {
+        let default_flags =
+            self.cflags.split_whitespace().eq(crate::harness::compile::DEFAULT_CFLAGS.split_whitespace());
+        let compiler = compiler_tag(&self.cc)?;
+        if compiler.starts_with("gcc") && default_flags {
+            return None;
+        }
+        if default_flags {
+            return Some(compiler);
+        }
+        let flags: String = self
+            .cflags
+            .to_lowercase()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
+        Some(format!("{compiler}-{flags}"))
     }
 
     /// A directory name for this machine's data and models:
@@ -247,6 +287,30 @@ fn first_sizes() -> SizeBinding {
     SizeBinding::Runtime
 }
 
+/// `clang19` for `Debian clang version 19.1.7`, `gcc12` for `cc (Debian
+/// 12.2.0-14) 12.2.0` (Debian's `cc` is gcc), else the first word and the
+/// first version's major; `None` for an empty `--version` line.
+fn compiler_tag(version: &str) -> Option<String> {
+    let lower = version.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let name = if lower.contains("clang") {
+        "clang".to_string()
+    } else if lower.contains("gcc") || words.first().is_some_and(|w| *w == "cc" || *w == "c99") {
+        "gcc".to_string()
+    } else {
+        words.first()?.rsplit('/').next()?.chars().filter(char::is_ascii_alphanumeric).collect()
+    };
+    // The first word shaped like `19.1.7`: gcc's line ends with it, clang's
+    // names it after "version"; a distribution's `(Debian 12.2.0-14)` agrees.
+    let major = words
+        .iter()
+        .map(|w| w.trim_matches(|c: char| !c.is_ascii_digit()))
+        .find(|w| w.contains('.') && w.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())))
+        .and_then(|w| w.split('.').next())
+        .unwrap_or("");
+    Some(format!("{name}{major}"))
+}
+
 /// The widest vector extension in a `/proc/cpuinfo` flag list, and its width.
 fn isa(flags: &[&str]) -> (&'static str, u32) {
     let has = |f: &str| flags.contains(&f);
@@ -308,7 +372,7 @@ mod tests {
 
     #[test]
     fn descriptors_name_their_differences() {
-        let here = Descriptor::detect("cc 12", "-O3");
+        let here = Descriptor::detect("cc 12", "-O3 -march=native");
         assert!(here.vector_bits >= 64 && !here.cpu.is_empty(), "{here:?}");
         let mut zen4 = here.clone();
         (zen4.cpu, zen4.isa, zen4.l2, zen4.family) = ("AMD EPYC".into(), "avx512".into(), 1 << 20, None);
@@ -322,6 +386,28 @@ mod tests {
         assert!(here.differences(&here).is_empty());
         assert_eq!(human(512 << 10), "512 KiB");
         assert_eq!(isa(&["sse2", "avx", "avx2"]), ("avx2", 256));
+    }
+
+    #[test]
+    fn toolchains_other_than_the_default_name_their_platform() {
+        let gcc = "cc (Debian 12.2.0-14+deb12u1) 12.2.0";
+        let mut d = Descriptor::detect(gcc, "-O3  -march=native");
+        (d.cpu, d.isa, d.l2) = ("AMD EPYC".into(), "avx2".into(), 512 << 10);
+        assert_eq!(d.toolchain(), None);
+        assert_eq!(d.platform(), "amd-epyc-avx2-l2-512k");
+        assert_eq!(d.data_dir(), "data/amd-epyc-avx2-l2-512k/harness2-constant/");
+        let clang = Descriptor { cc: "Debian clang version 19.1.7 (3~deb12u1)".into(), ..d.clone() };
+        assert_eq!(clang.toolchain().as_deref(), Some("clang19"));
+        assert_eq!(clang.data_dir(), "data/amd-epyc-avx2-l2-512k/harness2-constant-clang19/");
+        assert_eq!(clang.platform(), "amd-epyc-avx2-l2-512k-clang19");
+        let o2 = Descriptor { cflags: "-O2".into(), ..d.clone() };
+        assert_eq!(o2.toolchain().as_deref(), Some("gcc12-o2"));
+        let gcc13 = Descriptor { cc: "gcc (GCC) 13.1.1 20230429".into(), ..d.clone() };
+        assert_eq!(gcc13.toolchain(), None);
+        let icx =
+            Descriptor { cc: "Intel(R) oneAPI DPC++/C++ Compiler 2024.0.2 (2024.0.2.20231213)".into(), ..d.clone() };
+        assert_eq!(icx.toolchain().as_deref(), Some("intelr2024"));
+        assert_eq!(Descriptor { cc: String::new(), ..d }.toolchain(), None);
     }
 
     #[test]

@@ -11,12 +11,24 @@ use crate::machine::{Descriptor, human};
 
 use super::saved::{SavedModel, weight_files};
 
-/// Where `tss adapt` keeps this machine's model of a mode:
-/// `<cache>/models/<machine>/<mode>` (see [`Compiler::cache_dir`]).
+/// Where `tss adapt` keeps this platform's model of a mode:
+/// `<cache>/models/<platform>/<mode>` (see [`Compiler::cache_dir`] and
+/// [`Descriptor::platform`]): a model adapted under gcc is not used under
+/// clang.
 pub fn adapted_dir(parallel: bool) -> Option<PathBuf> {
     let mode = if parallel { "parallel" } else { "serial" };
-    let machine = Descriptor::detect("", "").slug();
-    Some(Compiler::cache_dir()?.join("models").join(machine).join(mode))
+    Some(Compiler::cache_dir()?.join("models").join(here().platform()).join(mode))
+}
+
+/// This machine with the compiler and flags of the environment (`$CC`,
+/// `$CFLAGS`): what a model fitted here is kept under. A compiler that
+/// cannot be run leaves the compiler out, so the error comes from whatever
+/// needs it.
+pub fn here() -> Descriptor {
+    match Compiler::from_env() {
+        Ok(c) => Descriptor::detect(&c.version, &c.flags()),
+        Err(_) => Descriptor::detect("", ""),
+    }
 }
 
 /// A shipped model's files, as built in.
