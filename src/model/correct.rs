@@ -72,13 +72,17 @@ pub fn fit(rows: &[Row], seed: u64) -> Option<Correction> {
     };
     let zero = vec![0.0; rows[0].z.len()];
     let before = groups.iter().map(|g| pick_loss(rows, g, &zero)).sum::<f64>() / groups.len() as f64;
+    // Each instance's normal equations once; each fold's training part sums
+    // them, and every penalty reuses the sums.
+    let parts: Vec<Normal> = groups.iter().map(|g| Normal::of(rows, g)).collect();
+    let train_of: Vec<Normal> = (0..FOLDS)
+        .map(|fold| Normal::sum(parts.iter().zip(&fold_of).filter(|(_, f)| **f != fold).map(|p| p.0)))
+        .collect();
     let mut best: Option<(f64, f64)> = None;
     for ridge in RIDGES {
         let mut total = 0.0;
-        for fold in 0..FOLDS {
-            let train: Vec<&Vec<usize>> =
-                groups.iter().zip(&fold_of).filter(|(_, f)| **f != fold).map(|p| p.0).collect();
-            let w = solve_ridge(rows, &train, ridge)?;
+        for (fold, train) in train_of.iter().enumerate() {
+            let w = train.solve(ridge)?;
             total += groups
                 .iter()
                 .zip(&fold_of)
@@ -95,8 +99,7 @@ pub fn fit(rows: &[Row], seed: u64) -> Option<Correction> {
     if after >= before {
         return None;
     }
-    let all: Vec<&Vec<usize>> = groups.iter().collect();
-    Some(Correction { weights: solve_ridge(rows, &all, ridge)?, ridge, cv_before: before, cv_after: after })
+    Some(Correction { weights: Normal::sum(parts.iter()).solve(ridge)?, ridge, cv_before: before, cv_after: after })
 }
 
 /// Row indices grouped by instance, in a fixed order.
@@ -122,20 +125,24 @@ fn dot(w: &[f64], z: &[f32]) -> f64 {
     w.iter().zip(z).map(|(a, &b)| a * f64::from(b)).sum()
 }
 
-/// Ridge regression of the residuals (target minus model) on the inputs,
-/// both centred within each instance, over the instances `groups`:
-/// `(ZᵀZ + ridge·n·I) w = Zᵀr`. `None` if the system is singular (it is
-/// not for a positive penalty, short of NaN inputs).
-fn solve_ridge(rows: &[Row], groups: &[&Vec<usize>], ridge: f64) -> Option<Vec<f64>> {
-    let d = rows[0].z.len();
-    let mut a = vec![vec![0.0; d]; d];
-    let mut b = vec![0.0; d];
-    let mut n = 0usize;
-    for g in groups {
+/// The normal equations `ZᵀZ w = Zᵀr` of a ridge regression of the
+/// residuals (target minus model) on the inputs, both centred within each
+/// instance, over `n` rows.
+struct Normal {
+    a: Vec<Vec<f64>>,
+    b: Vec<f64>,
+    n: usize,
+}
+
+impl Normal {
+    /// One instance's rows `g`.
+    fn of(rows: &[Row], g: &[usize]) -> Normal {
+        let d = rows[0].z.len();
+        let (mut a, mut b) = (vec![vec![0.0; d]; d], vec![0.0; d]);
         let m = g.len() as f64;
         let mean_z: Vec<f64> = (0..d).map(|k| g.iter().map(|&i| f64::from(rows[i].z[k])).sum::<f64>() / m).collect();
         let mean_r = g.iter().map(|&i| f64::from(rows[i].y - rows[i].base)).sum::<f64>() / m;
-        for &i in g.iter() {
+        for &i in g {
             let z: Vec<f64> = (0..d).map(|k| f64::from(rows[i].z[k]) - mean_z[k]).collect();
             let r = f64::from(rows[i].y - rows[i].base) - mean_r;
             for ((row, bp), zp) in a.iter_mut().zip(b.iter_mut()).zip(&z) {
@@ -145,12 +152,36 @@ fn solve_ridge(rows: &[Row], groups: &[&Vec<usize>], ridge: f64) -> Option<Vec<f
                 }
             }
         }
-        n += g.len();
+        Normal { a, b, n: g.len() }
     }
-    for (p, row) in a.iter_mut().enumerate() {
-        row[p] += ridge * n as f64;
+
+    /// The equations of the union of disjoint row sets.
+    fn sum<'a>(parts: impl Iterator<Item = &'a Normal>) -> Normal {
+        let mut total: Option<Normal> = None;
+        for p in parts {
+            match &mut total {
+                None => total = Some(Normal { a: p.a.clone(), b: p.b.clone(), n: p.n }),
+                Some(t) => {
+                    for (row, prow) in t.a.iter_mut().zip(&p.a) {
+                        row.iter_mut().zip(prow).for_each(|(x, y)| *x += y);
+                    }
+                    t.b.iter_mut().zip(&p.b).for_each(|(x, y)| *x += y);
+                    t.n += p.n;
+                }
+            }
+        }
+        total.expect("every fold trains on some instances")
     }
-    cholesky_solve(a, b)
+
+    /// `(ZᵀZ + ridge·n·I) w = Zᵀr`. `None` if the system is singular (it is
+    /// not for a positive penalty, short of NaN inputs).
+    fn solve(&self, ridge: f64) -> Option<Vec<f64>> {
+        let mut a = self.a.clone();
+        for (p, row) in a.iter_mut().enumerate() {
+            row[p] += ridge * self.n as f64;
+        }
+        cholesky_solve(a, self.b.clone())
+    }
 }
 
 /// Solves `a x = b` for a symmetric positive definite `a`.
