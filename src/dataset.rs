@@ -96,6 +96,14 @@ impl Record {
         (self.kernel.clone(), self.mode.clone(), self.sizes.clone(), self.tile.clone())
     }
 
+    /// The instance a row belongs to, `kernel|sizes|platform`: rows of one
+    /// instance share the fastest time that relative targets and TN divide
+    /// by, so the same sizes timed on two platforms are two instances.
+    pub fn instance_key(&self) -> String {
+        let m = &self.meta;
+        format!("{}|{}|{};{};{};{}", self.kernel, self.sizes, m.cpu, m.l2, m.cc, m.cflags)
+    }
+
     /// Whether the row is a candidate a model of `set` ranks: timed
     /// correctly, with `set`'s features, unrolled configs (`64:4x1x4`) only
     /// when `set` tells them from plain tiles (else they would repeat a plain
@@ -392,8 +400,13 @@ pub fn claim(path: &Path, rows: &[Record], here: &Descriptor, meta: &Meta) -> Re
 
 /// The one machine that `paths` (holding `rows`) were measured on: their
 /// directories' descriptors and every row's machine columns must agree, so
-/// that a model never learns from two machines' timings at once.
-pub fn one_machine(paths: &[PathBuf], rows: &[Record]) -> Result<Option<Descriptor>, String> {
+/// that a model never learns from two machines' timings at once, unless
+/// `pool` says it should (`tss train --pool-machines`): then there is no
+/// one machine to name.
+pub fn one_machine(paths: &[PathBuf], rows: &[Record], pool: bool) -> Result<Option<Descriptor>, String> {
+    if pool {
+        return Ok(None);
+    }
     let mut found: Option<(&PathBuf, Descriptor)> = None;
     for p in paths {
         let Some(d) = machine_of(p)? else { continue };
@@ -407,7 +420,7 @@ pub fn one_machine(paths: &[PathBuf], rows: &[Record]) -> Result<Option<Descript
             }
             if !diffs.is_empty() {
                 return Err(format!(
-                    "{} and {} were measured on different machines (differs in {}); use one machine's files",
+                    "{} and {} were measured on different machines (differs in {}); use one machine's files, or --pool-machines to train on several",
                     q.display(),
                     p.display(),
                     diffs.join(", ")
@@ -419,7 +432,7 @@ pub fn one_machine(paths: &[PathBuf], rows: &[Record]) -> Result<Option<Descript
     }
     if let (Some(a), Some(b)) = (rows.first(), rows.iter().find(|r| r.meta != rows[0].meta)) {
         return Err(format!(
-            "the rows mix machines: '{}' ({} {}) and '{}' ({} {}); use one machine's files",
+            "the rows mix machines: '{}' ({} {}) and '{}' ({} {}); use one machine's files, or --pool-machines to train on several",
             a.meta.cpu, a.meta.cc, a.meta.cflags, b.meta.cpu, b.meta.cc, b.meta.cflags
         ));
     }
@@ -507,11 +520,27 @@ pub(crate) mod tests {
         let newer = tempfile::tempdir().unwrap();
         claim(&newer.path().join("serial.csv"), &[], &here, &r.meta).unwrap();
         let paths = [p.clone(), newer.path().join("serial.csv")];
-        assert!(one_machine(&paths, &[]).unwrap_err().contains("harness version 1 vs"));
+        assert!(one_machine(&paths, &[], false).unwrap_err().contains("harness version 1 vs"));
+        assert_eq!(one_machine(&paths, &[], true), Ok(None), "pooled files name no one machine");
         // Rows of another compiler are refused even where no machine.json says so.
         let fresh = tempfile::tempdir().unwrap();
         let meta = Meta { cc: "clang 19".into(), ..r.meta.clone() };
         let e = claim(&fresh.path().join("x.csv"), &[r], &here, &meta).unwrap_err();
         assert!(e.contains("compiler cc 12 vs clang 19"), "{e}");
+    }
+
+    #[test]
+    fn the_same_sizes_on_two_platforms_are_two_instances() {
+        use crate::model::ValBy;
+        let gcc = rec("8x8x8");
+        let clang = Record { meta: Meta { cc: "clang 19".into(), ..gcc.meta.clone() }, ..gcc.clone() };
+        let (a, b) = (gcc.instance_key(), clang.instance_key());
+        assert_ne!(a, b);
+        assert_eq!(gcc.instance_key(), rec("16x16x16").instance_key(), "one instance, two configs");
+        // A validation split by instance keeps both platforms' rows on one side.
+        assert_eq!(ValBy::Instance.key(&a), "matmul|ni=10,nj=20");
+        assert_eq!(ValBy::Instance.key(&a), ValBy::Instance.key(&b));
+        assert_eq!(ValBy::Kernel.key(&b), "matmul");
+        assert_eq!(ValBy::Kernel.key("plain"), "plain");
     }
 }

@@ -63,11 +63,12 @@ pub struct Summary {
     pub pi: Option<f64>,
 }
 
-/// Rows of one mode grouped by instance (kernel, sizes).
-fn instances(records: &[Record]) -> BTreeMap<(String, String), Vec<&Record>> {
-    let mut groups: BTreeMap<(String, String), Vec<&Record>> = BTreeMap::new();
+/// Rows of one mode grouped by instance (kernel, sizes, platform: see
+/// [`Record::instance_key`]).
+fn instances(records: &[Record]) -> BTreeMap<(String, String, String), Vec<&Record>> {
+    let mut groups: BTreeMap<(String, String, String), Vec<&Record>> = BTreeMap::new();
     for r in records {
-        groups.entry((r.kernel.clone(), r.sizes.clone())).or_default().push(r);
+        groups.entry((r.kernel.clone(), r.sizes.clone(), r.instance_key())).or_default().push(r);
     }
     groups
 }
@@ -150,7 +151,7 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
 pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) -> Vec<InstanceEval> {
     let set = model.feature_set();
     let mut out = Vec::new();
-    for ((kernel, sizes), rows) in instances(records) {
+    for ((kernel, sizes, _), rows) in instances(records) {
         let cands = timed(&rows, set);
         if cands.is_empty() {
             continue;

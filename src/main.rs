@@ -295,6 +295,11 @@ enum Command {
         /// Also score tile selection on this test set and store the scores.
         #[arg(long, value_name = "CSV")]
         test: Option<PathBuf>,
+        /// Train on the files of several machines or toolchains together (refused
+        /// otherwise). Each platform's rows stay their own instances; the model records
+        /// no single machine.
+        #[arg(long)]
+        pool_machines: bool,
     },
     /// Predict the best tile sizes for a kernel and write it tiled with them.
     Predict {
@@ -682,6 +687,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             ensemble,
             stop_on,
             test,
+            pool_machines,
         } => {
             if !(0.0..1.0).contains(&dropout) {
                 return Err(Error::Usage(format!("--dropout {dropout}: must lie in [0, 1)")));
@@ -707,7 +713,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 stop_on,
                 ..TrainConfig::default()
             };
-            train(&data, &out, cfg, test.as_deref())
+            train(&data, &out, cfg, test.as_deref(), pool_machines)
         }
         Command::Predict {
             file,
@@ -987,7 +993,7 @@ fn list_paths(p: &[PathBuf]) -> String {
     p.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
-fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>) -> Result<(), Error> {
+fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>, pool: bool) -> Result<(), Error> {
     let bar = indicatif::ProgressBar::new(cfg.max_epochs as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {prefix} epoch {pos}/{len} {msg}")
@@ -995,7 +1001,7 @@ fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>) ->
     );
     let members = cfg.ensemble;
     let t0 = std::time::Instant::now();
-    let (mut model, r) = tss::model::fit(data, out, cfg, &mut |k, e, tl, vl| {
+    let (mut model, r) = tss::model::fit(data, out, cfg, pool, &mut |k, e, tl, vl| {
         bar.set_prefix(format!("network {}/{members}", k + 1));
         bar.set_position(e as u64);
         bar.set_message(format!("train {tl:.4} val {vl:.4}"));

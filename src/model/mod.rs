@@ -141,12 +141,15 @@ pub enum ValBy {
 }
 
 impl ValBy {
-    /// The part of a sample's `kernel|sizes` group that the split keeps whole.
+    /// The part of a sample's `kernel|sizes|platform` group that the split
+    /// keeps whole: `kernel|sizes` (the same sizes timed on two platforms go
+    /// to the same side), or `kernel`.
     pub fn key(self, group: &str) -> &str {
-        match self {
-            ValBy::Instance => group,
-            ValBy::Kernel => group.split('|').next().unwrap_or(group),
-        }
+        let fields = match self {
+            ValBy::Instance => 2,
+            ValBy::Kernel => 1,
+        };
+        group.match_indices('|').nth(fields - 1).map_or(group, |(at, _)| &group[..at])
     }
 }
 
@@ -437,6 +440,7 @@ pub fn fit(
     data: &[std::path::PathBuf],
     out: &std::path::Path,
     cfg: TrainConfig,
+    pool: bool,
     progress: train::Progress,
 ) -> Result<(saved::SavedModel, FitReport), String> {
     use std::collections::BTreeSet;
@@ -446,12 +450,26 @@ pub fn fit(
     if modes.len() > 1 {
         return Err(format!("{} mixes serial and parallel rows; train one mode at a time", list.join(", ")));
     }
+    // Before training: a refusal must not cost the training time.
+    let machine = crate::dataset::one_machine(data, &records, pool)?;
     let samples = train::samples(&records, cfg.feature_set);
     let (_, val_idx) = train::split(&samples, &cfg);
     let val_groups: BTreeSet<&str> = val_idx.iter().map(|&i| samples[i].group.as_str()).collect();
     let trained = train::train(&samples, &cfg, progress)?;
-    let machine = crate::dataset::one_machine(data, &records)?;
-    let first = records.first().map(|r| r.meta.clone()).unwrap_or_default();
+    let mut first = records.first().map(|r| r.meta.clone()).unwrap_or_default();
+    if pool {
+        // Name every platform pooled: provenance must not claim one.
+        let all = |f: fn(&crate::dataset::Meta) -> &String| {
+            records
+                .iter()
+                .map(|r| f(&r.meta).as_str())
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        (first.cpu, first.cc, first.cflags) = (all(|m| &m.cpu), all(|m| &m.cc), all(|m| &m.cflags));
+    }
     let data_info = saved::Provenance {
         files: list,
         mode: modes.iter().next().copied().unwrap_or("serial").to_string(),
@@ -483,7 +501,7 @@ pub fn fit(
     };
     let mut model = saved::SavedModel::new(out, meta, trained.nets);
     let (val_records, train_records): (Vec<crate::dataset::Record>, Vec<_>) =
-        records.into_iter().partition(|r| val_groups.contains(format!("{}|{}", r.kernel, r.sizes).as_str()));
+        records.into_iter().partition(|r| val_groups.contains(r.instance_key().as_str()));
     let constant = crate::eval::best_constant(&train_records, model.feature_set());
     let evals = crate::eval::evaluate(&model, &val_records, constant.as_deref());
     let validation = crate::eval::summarize(&evals.iter().collect::<Vec<_>>());

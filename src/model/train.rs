@@ -24,7 +24,8 @@ use crate::features::FeatureSet;
 /// One training example: a measured (instance, tile).
 #[derive(Clone, Debug)]
 pub struct Sample {
-    /// The instance it belongs to (`kernel|sizes`): splits never cut one.
+    /// The instance it belongs to ([`Record::instance_key`]): splits never
+    /// cut one.
     pub group: String,
     pub x: Vec<f64>,
     /// Measured seconds (median of the runs).
@@ -38,11 +39,7 @@ pub fn samples(records: &[Record], set: FeatureSet) -> Vec<Sample> {
         .iter()
         .filter(|r| r.is_candidate(set))
         .filter_map(|r| {
-            Some(Sample {
-                group: format!("{}|{}", r.kernel, r.sizes),
-                x: r.features_of(set).to_vec(),
-                seconds: r.time_median?,
-            })
+            Some(Sample { group: r.instance_key(), x: r.features_of(set).to_vec(), seconds: r.time_median? })
         })
         .collect()
 }
