@@ -452,8 +452,8 @@ fn provenance_warnings(model: &SavedModel, opts: &ChooseOptions) -> Vec<String> 
     let d = &model.meta.data;
     let compiler = Compiler::from_env().ok();
     let advice = "prefer --mode t6-search, or run tss collect + tss train here";
-    if let (Some(trained), Some(c)) = (&d.machine, &compiler) {
-        let diffs = trained.differences(&Descriptor::detect(&c.version, &c.flags()));
+    let recorded = compiler.as_ref().and_then(|c| d.differences_from(&Descriptor::detect(&c.version, &c.flags())));
+    if let Some(diffs) = recorded {
         if !diffs.is_empty() {
             w.push(format!("the model was trained on another machine ({}): {advice}", diffs.join(", ")));
         }

@@ -333,6 +333,19 @@ pub fn machine_path(path: &Path) -> PathBuf {
 }
 
 /// The machine that `path`'s directory belongs to, if it records one.
+/// The distinct machines recorded beside `paths`.
+pub fn machines_of(paths: &[PathBuf]) -> Result<Vec<Descriptor>, String> {
+    let mut out: Vec<Descriptor> = Vec::new();
+    for p in paths {
+        if let Some(d) = machine_of(p)?
+            && !out.contains(&d)
+        {
+            out.push(d);
+        }
+    }
+    Ok(out)
+}
+
 pub fn machine_of(path: &Path) -> Result<Option<Descriptor>, String> {
     let m = machine_path(path);
     match std::fs::read_to_string(&m) {

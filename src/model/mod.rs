@@ -483,6 +483,7 @@ pub fn fit(
         cc: first.cc,
         cflags: first.cflags,
         machine,
+        machines: if pool { crate::dataset::machines_of(data)? } else { Vec::new() },
     };
     let meta = saved::ModelMeta {
         format: saved::FORMAT,

@@ -37,6 +37,19 @@ pub struct Provenance {
     /// have only the fields above).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<crate::machine::Descriptor>,
+    /// Every platform of a model trained with `--pool-machines` (then
+    /// `machine` is empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub machines: Vec<crate::machine::Descriptor>,
+}
+
+impl Provenance {
+    /// How the recorded training platforms differ from `here`: empty when
+    /// one of them is like it, else the differences of the closest; `None`
+    /// when the model recorded no descriptor.
+    pub fn differences_from(&self, here: &crate::machine::Descriptor) -> Option<Vec<String>> {
+        self.machine.iter().chain(&self.machines).map(|m| m.differences(here)).min_by_key(Vec::len)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -252,6 +265,17 @@ fn members_from_bytes(meta: &ModelMeta, weights: &[Vec<u8>], names: &[String]) -
 mod tests {
     use super::*;
     use crate::model::train::forward;
+
+    #[test]
+    fn a_pooled_model_fits_any_of_its_machines() {
+        let here = crate::machine::Descriptor::detect("cc 12", "-O3 -march=native");
+        let other = crate::machine::Descriptor { cpu: "Other".into(), l2: here.l2 * 2, ..here.clone() };
+        assert_eq!(Provenance::default().differences_from(&here), None, "nothing recorded");
+        let single = Provenance { machine: Some(other.clone()), ..Provenance::default() };
+        assert_eq!(single.differences_from(&here).map(|d| d.len()), Some(2));
+        let pooled = Provenance { machines: vec![other, here.clone()], ..Provenance::default() };
+        assert_eq!(pooled.differences_from(&here), Some(Vec::new()));
+    }
 
     fn model(dir: &Path, members: usize) -> SavedModel {
         let cfg = TrainConfig { ensemble: members, ..TrainConfig::default() };

@@ -152,9 +152,8 @@ pub fn describe_defaults() -> String {
 /// Whether model `m` was trained on a machine like `here`, in words.
 pub fn fit_to(m: &SavedModel, here: &Descriptor) -> String {
     let d = &m.meta.data;
-    match &d.machine {
-        Some(trained) => {
-            let diffs = trained.differences(here);
+    match d.differences_from(here) {
+        Some(diffs) => {
             if diffs.is_empty() {
                 "trained on this kind of machine".into()
             } else {
