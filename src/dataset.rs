@@ -332,7 +332,6 @@ pub fn machine_path(path: &Path) -> PathBuf {
     path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).join("machine.json")
 }
 
-/// The machine that `path`'s directory belongs to, if it records one.
 /// The distinct machines recorded beside `paths`.
 pub fn machines_of(paths: &[PathBuf]) -> Result<Vec<Descriptor>, String> {
     let mut out: Vec<Descriptor> = Vec::new();
@@ -346,6 +345,7 @@ pub fn machines_of(paths: &[PathBuf]) -> Result<Vec<Descriptor>, String> {
     Ok(out)
 }
 
+/// The machine that `path`'s directory belongs to, if it records one.
 pub fn machine_of(path: &Path) -> Result<Option<Descriptor>, String> {
     let m = machine_path(path);
     match std::fs::read_to_string(&m) {
