@@ -6,7 +6,8 @@ One driver per kernel: the kernel's own file in polybench/linear-algebra
 seconds). Every variant is that file built differently:
 
   untiled      gcc -O3 -march=native, the loops as written
-  tss T:U      `tss tile --tile T --unroll U` (`/pack`: `--pack`), then gcc as above
+  tss T:U      `tss tile --tile T --unroll U` (`/pack`: `--pack`; `/vG`: `--vector G`,
+               a vector register tile G vectors wide), then gcc as above
   tss predict  `tss predict --mode MODE`: t1 is the model's first choice
                (a cubic tile with the built-in model; with `--model DIR` of
                a corpus model, any config of the space or the untiled
@@ -28,7 +29,8 @@ contracts a*b+c into FMAs differently in different loop shapes), within
 
 `--search K` also times K configs sampled from tss's config space (tile
 size per dimension in 16..512, unroll-and-jam factors 1, 2, 4 or 8 per
-outer point loop, packing in half of them) and reports the best one found.
+outer point loop, packing in half of them, a vector register tile 1-3
+vectors wide in a third) and reports the best one found.
 
 Run on a quiet machine: no build may run meanwhile.
 
@@ -90,7 +92,8 @@ void cblas_dsyr2k(int, int, int, int, int, double, const double *, int, const do
 void cblas_dtrmm(int, int, int, int, int, int, int, double, const double *, int, double *, int);
 """
 SMALL = {"NI": 67, "NJ": 53, "NK": 61, "N": 59, "M": 71}
-FIXED = ["32", "64", "128", "32:4", "64x256x128:4x1x4", "64x256x128:4x1x4/pack", "256x256x64:4x1x4/pack"]
+FIXED = ["32", "64", "128", "32:4", "64x256x128:4x1x4", "64x256x128:4x1x4/pack", "256x256x64:4x1x4/pack",
+         "256x256x64:8x1x1/pack/v2", "256x256x128:4x1x1/pack/v3"]
 CFLAGS = ["-O3", "-march=native"]
 CC = "gcc"  # compiler of the untiled and tss variants (`--cc`)
 
@@ -145,14 +148,15 @@ def agrees(got, want, exact):
 
 
 def tss_variant(tss, kernel_src, config, work, extra=()):
-    """`tss tile` at a config written as tss writes it: `T1xT2xT3[:U1xU2xU3][/nosink][/pack]`."""
+    """`tss tile` at a config written as tss writes it: `T1xT2xT3[:U1xU2xU3][/nosink][/pack][/vG]`."""
     sizes, *flags = config.split("/")
     tiles, _, unroll = sizes.partition(":")
     out = work / f"tss-{re.sub(r'[^0-9a-z]', '_', config)}.c"
     cmd = [tss, "tile", str(kernel_src), "--tile", tiles.replace("x", ","), "-o", str(out)]
     if unroll:
         cmd += ["--unroll", unroll.replace("x", ",")]
-    cmd += [{"nosink": "--no-sink", "pack": "--pack"}[f] for f in flags]
+    for f in flags:
+        cmd += ["--vector", f[1:]] if f.startswith("v") else [{"nosink": "--no-sink", "pack": "--pack"}[f]]
     run(cmd + list(extra))
     return Variant(f"tss {config}", out, CC, CFLAGS)
 
@@ -219,7 +223,8 @@ def sample_configs(k, depth, rng):
         tiles = "x".join(str(rng.choice(sizes)) for _ in range(depth))
         unroll = "x".join(str(rng.choice([1, 2, 4, 8])) for _ in range(depth))
         pack = "/pack" if rng.random() < 0.5 else ""
-        out.add((f"{tiles}:{unroll}" if set(unroll) != {"1", "x"} else tiles) + pack)
+        vector = f"/v{rng.choice([1, 2, 3])}" if rng.random() < 1 / 3 else ""
+        out.add((f"{tiles}:{unroll}" if set(unroll) != {"1", "x"} else tiles) + pack + vector)
     return sorted(out)
 
 
@@ -288,7 +293,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernels", default="gemm,syrk,syr2k,trmm", help="comma-separated subset of %(default)s")
     ap.add_argument("--reps", type=int, default=3, help="timed runs per variant (median reported)")
-    ap.add_argument("--configs", nargs="*", help="extra tss configs, `T1xT2xT3[:U1xU2xU3][/nosink][/pack]`")
+    ap.add_argument("--configs", nargs="*", help="extra tss configs, `T1xT2xT3[:U1xU2xU3][/nosink][/pack][/vG]`")
     ap.add_argument("--search", type=int, default=0, help="also time K sampled tss configs per kernel")
     ap.add_argument("--seed", type=int, default=1, help="seed of the sampled configs")
     ap.add_argument("--predict", default="t1", help="`tss predict --mode` values, comma-separated ('' to skip); t6-search also refines register tiles and shapes")

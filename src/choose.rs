@@ -77,6 +77,9 @@ pub struct Kept {
     /// [`Config::pack`].
     #[serde(default)]
     pub pack: bool,
+    /// [`Config::vector`].
+    #[serde(default)]
+    pub vector: usize,
     pub predicted: f64,
     /// Measured median seconds (T6-Search only).
     pub measured: Option<f64>,
@@ -104,6 +107,9 @@ pub struct Choice {
     /// [`Config::pack`] of the choice.
     #[serde(default)]
     pub pack: bool,
+    /// [`Config::vector`] of the choice.
+    #[serde(default)]
+    pub vector: usize,
     pub predicted: f64,
     /// What predictions are ([`crate::model::TrainConfig::prediction_unit`]).
     #[serde(default = "seconds")]
@@ -143,7 +149,13 @@ fn seconds() -> String {
 
 impl Kept {
     pub fn config(&self) -> Config {
-        Config { tiles: self.tile.clone(), unroll: self.unroll.clone(), sink: self.sink, pack: self.pack }
+        Config {
+            tiles: self.tile.clone(),
+            unroll: self.unroll.clone(),
+            sink: self.sink,
+            pack: self.pack,
+            vector: self.vector,
+        }
     }
 
     /// How reports name it: the config, or `untiled`.
@@ -158,6 +170,7 @@ impl Kept {
             unroll: c.as_ref().map_or_else(Vec::new, |c| c.unroll_for(d)),
             sink: c.as_ref().is_none_or(|c| c.sink),
             pack: c.as_ref().is_some_and(|c| c.pack),
+            vector: c.as_ref().map_or(0, |c| c.vector),
             predicted,
             measured: None,
             untiled: c.is_none(),
@@ -168,7 +181,13 @@ impl Kept {
 impl Choice {
     /// The chosen transformation.
     pub fn config(&self) -> Config {
-        Config { tiles: self.tile.clone(), unroll: self.unroll.clone(), sink: self.sink, pack: self.pack }
+        Config {
+            tiles: self.tile.clone(),
+            unroll: self.unroll.clone(),
+            sink: self.sink,
+            pack: self.pack,
+            vector: self.vector,
+        }
     }
     /// `-DTSS_T1=64 -DTSS_T2=64 ...`
     pub fn defines(&self) -> String {
@@ -289,6 +308,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         unroll: if original { Vec::new() } else { config.unroll_for(d) },
         sink: original || config.sink,
         pack: !original && config.pack,
+        vector: if original { 0 } else { config.vector },
         predicted: kept[pick].predicted,
         unit: model.meta.config.prediction_unit().to_string(),
         candidates: variants.len(),
@@ -430,9 +450,10 @@ fn refine_pick(
 ) -> (Vec<Tried>, Option<String>) {
     let longest = ps.iter().copied().max().unwrap_or(1).max(8) as usize;
     let regs = Descriptor::detect("", "").vector_registers();
-    let (Some(space), Some(start)) = (Space::of(a, regs, longest.next_power_of_two()), pick.measured) else {
+    let (Some(mut space), Some(start)) = (Space::of(a, regs, longest.next_power_of_two()), pick.measured) else {
         return (Vec::new(), None);
     };
+    space.can_vector = opts.refine > 0 && a.can_vector(&pick.config());
     if opts.refine == 0 || space.orders.plain.len() < 2 {
         return (Vec::new(), None);
     }

@@ -25,6 +25,10 @@
 //! reads of a read-only array along the vector loop into a contiguous
 //! buffer laid out stride-1 for that loop (syrk's `A[j][k]` under a `j`
 //! vector loop is transposed; gemm's `B[k][j]` becomes one panel).
+//!
+//! And it may ask for a vector register tile ([`Config::vector`]): the
+//! reduction loop innermost, below a block of the vector loop that stays in
+//! vector registers, as BLAS micro-kernels run.
 
 use std::fmt;
 use std::str::FromStr;
@@ -44,6 +48,11 @@ pub struct Config {
     /// loop into contiguous stride-1 buffers first (see `codegen::pack`).
     /// Off by default; bands with no such read ignore it.
     pub pack: bool,
+    /// Vector register tile: when nonzero, a band's reduction loop runs
+    /// inside the vector loop, whose iterations are taken this many vectors
+    /// at a time and kept in vector registers (see `codegen::vector`). The
+    /// reduction loop's own unroll factor is then ignored. 0 (off) by default.
+    pub vector: usize,
 }
 
 impl Default for Config {
@@ -58,6 +67,13 @@ pub const NO_SINK: &str = "/nosink";
 /// How [`Config::pack`] is written, after [`NO_SINK`] if both.
 pub const PACK: &str = "/pack";
 
+/// How [`Config::vector`] is written, last: `/v2`.
+pub const VECTOR: &str = "/v";
+
+/// Largest [`Config::vector`]: accumulators are rows x this many vectors,
+/// and a register file holds 16 or 32.
+pub const MAX_VECTOR: usize = 8;
+
 /// Largest unroll factor accepted: the jammed body grows as the product of
 /// the factors, and beyond 16 per loop no register file holds the tile.
 pub const MAX_UNROLL: usize = 16;
@@ -70,12 +86,12 @@ impl Config {
 
     /// These tile sizes, no unrolling.
     pub fn tiled(tiles: Vec<usize>) -> Self {
-        Self { tiles, unroll: Vec::new(), sink: true, pack: false }
+        Self { tiles, unroll: Vec::new(), sink: true, pack: false, vector: 0 }
     }
 
     /// These tile sizes and unroll-and-jam factors.
     pub fn unrolled(tiles: Vec<usize>, unroll: Vec<usize>) -> Self {
-        Self { tiles, unroll, sink: true, pack: false }
+        Self { tiles, unroll, sink: true, pack: false, vector: 0 }
     }
 
     /// The same config with the parallel member sunk or kept in the band.
@@ -86,6 +102,12 @@ impl Config {
     /// The same config with packing on or off.
     pub fn with_pack(&self, pack: bool) -> Self {
         Self { pack, ..self.clone() }
+    }
+
+    /// The same config with a vector register tile `groups` vectors wide
+    /// (0: none).
+    pub fn with_vector(&self, groups: usize) -> Self {
+        Self { vector: groups, ..self.clone() }
     }
 
     /// Tile size of member `k` (0-based).
@@ -108,7 +130,7 @@ impl Config {
     /// `-D` flags of the default code, but unroll factors and the loop order
     /// and packing are written into the code.
     pub fn needs_own_code(&self) -> bool {
-        self.is_unrolled() || !self.sink || self.pack
+        self.is_unrolled() || !self.sink || self.pack || self.vector > 0
     }
 
     /// The tile sizes of a `d`-member band, written out.
@@ -135,7 +157,8 @@ impl Config {
 }
 
 /// `64x256x128`, `64x256x128:4x1x4` when unrolled, then `/nosink` when the
-/// parallel member stays in its band and `/pack` when tiles pack (the form
+/// parallel member stays in its band, `/pack` when tiles pack and `/v2` for
+/// a vector register tile two vectors wide (the form
 /// of the dataset's `variant` column and of `tss measure --tile`).
 impl fmt::Display for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -150,6 +173,9 @@ impl fmt::Display for Config {
         if self.pack {
             f.write_str(PACK)?;
         }
+        if self.vector > 0 {
+            write!(f, "{VECTOR}{}", self.vector)?;
+        }
         Ok(())
     }
 }
@@ -157,6 +183,12 @@ impl fmt::Display for Config {
 impl FromStr for Config {
     type Err = String;
     fn from_str(s: &str) -> Result<Config, String> {
+        let (s, vector) = match s.rsplit_once(VECTOR) {
+            Some((rest, g)) if !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()) => {
+                (rest, parse_list(g, "vector register tile width", MAX_VECTOR)?[0])
+            }
+            _ => (s, 0),
+        };
         let (s, pack) = match s.strip_suffix(PACK) {
             Some(rest) => (rest, true),
             None => (s, false),
@@ -168,7 +200,7 @@ impl FromStr for Config {
         let (tiles, unroll) = s.split_once(':').unwrap_or((s, ""));
         let tiles = parse_list(tiles, "tile size", usize::MAX)?;
         let unroll = if unroll.is_empty() { Vec::new() } else { parse_list(unroll, "unroll factor", MAX_UNROLL)? };
-        Ok(Config { tiles, unroll, sink, pack })
+        Ok(Config { tiles, unroll, sink, pack, vector })
     }
 }
 
@@ -227,6 +259,8 @@ mod tests {
             "64:4/nosink",
             "64/pack",
             "64x8:4/nosink/pack",
+            "256x256x64:8x1x1/pack/v2",
+            "64/v1",
         ] {
             assert_eq!(s.parse::<Config>().unwrap().to_string(), s);
         }
@@ -244,6 +278,7 @@ mod tests {
         assert!(Config::cubic(64).with_sink(false).needs_own_code());
         assert!("64:4".parse::<Config>().unwrap().needs_own_code());
         assert!(Config::cubic(64).with_pack(true).needs_own_code());
+        assert!(Config::cubic(64).with_vector(2).needs_own_code());
         assert_eq!(Config::cubic(64).with_sink(false).written_out(2).to_string(), "64x64/nosink");
     }
 
@@ -270,6 +305,11 @@ mod tests {
             "32/nosink/nosink",
             "32/pack/nosink",
             "32/pack/pack",
+            "32/v",
+            "32/v0",
+            "32/v9",
+            "32/v2/pack",
+            "32/v2/v2",
         ] {
             assert!(s.parse::<Config>().is_err(), "{s}");
         }

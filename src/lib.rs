@@ -126,6 +126,16 @@ impl Analysis {
         self.report.bands.iter().any(|b| b.tiled && codegen::packs(&self.scop, b, config))
     }
 
+    /// Whether a vector register tile ([`Config::vector`]) changes the code
+    /// of the hot SCoP under `config`'s loop order (packed where packing
+    /// applies, as the search tries it). Only code generation finds the
+    /// reduction around the vector loop that it needs, so this generates.
+    pub fn can_vector(&self, config: &Config) -> bool {
+        let config = config.with_pack(self.can_pack(config)).with_vector(1);
+        let opts = TileOptions { config, ..TileOptions::default() };
+        tile_scop(&self.scop, &opts).is_ok_and(|(code, _)| codegen::has_vector_tile(&code))
+    }
+
     /// Statement instances one run executes at `sizes`, over-approximated by
     /// each statement's bounding box (a triangle counts as its square): what
     /// collection caps so that a drawn instance runs in seconds.

@@ -65,6 +65,15 @@ enum Command {
         /// counts such reads as stride-1.
         #[arg(long)]
         pack: bool,
+        /// Vector register tile G vectors wide (1..=8): where a band's
+        /// innermost loop is a vector loop over a reduction (gemm's and
+        /// syrk's `k`), the reduction runs inside it and a block of `--unroll`
+        /// rows by G vectors of the output stays in vector registers, as in
+        /// BLAS micro-kernels (GNU C vector types; gcc and clang). The
+        /// reduction loop's own unroll factor is then ignored. Best with
+        /// `--pack`, which makes the other operand stride-1.
+        #[arg(long, value_name = "G", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
+        vector: u8,
         /// Mark the outermost parallel tile loop `#pragma omp parallel for`.
         #[arg(long)]
         parallel: bool,
@@ -568,8 +577,14 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Tile { file, tile, unroll, no_sink, pack, parallel, output, explain, reverse_marked } => {
-            let config = Config { tiles: parse_sizes(&tile)?, unroll: parse_unroll(&unroll)?, sink: !no_sink, pack };
+        Command::Tile { file, tile, unroll, no_sink, pack, vector, parallel, output, explain, reverse_marked } => {
+            let config = Config {
+                tiles: parse_sizes(&tile)?,
+                unroll: parse_unroll(&unroll)?,
+                sink: !no_sink,
+                pack,
+                vector: vector.into(),
+            };
             let opts = TileOptions { config, parallel, reverse_marked };
             let src = std::fs::read_to_string(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
             let (code, reports) = tss::tile_source(&file, &src, &opts)?;

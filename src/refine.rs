@@ -37,6 +37,9 @@ pub struct Space {
     pub orders: Orders,
     /// Whether [`Config::pack`] changes the code.
     pub can_pack: bool,
+    /// Whether a vector register tile ([`Config::vector`]) changes the code
+    /// (false unless the caller found out: it takes code generation).
+    pub can_vector: bool,
     /// Vector registers of the ISA (16 on AVX2, 32 on AVX-512): how many
     /// accumulators and broadcasts a register tile may hold.
     pub vector_regs: usize,
@@ -53,6 +56,7 @@ impl Space {
             dims: a.tile_dims(),
             orders: band.orders.clone(),
             can_pack: a.can_pack(&Config::default()),
+            can_vector: false,
             vector_regs,
             max_tile,
         })
@@ -148,6 +152,8 @@ pub fn search(
     let (mut best, mut best_s) = (start.clone(), start_seconds);
     let mut batch: Vec<Config> = register_tiles(&start, space)
         .into_iter()
+        .take(if space.can_vector { 3 } else { usize::MAX })
+        .chain(vector_tiles(&start, space).into_iter().take(2))
         .chain(sink_toggled(&start, space))
         .chain(pack_toggled(&start, space))
         .collect();
@@ -175,6 +181,7 @@ pub fn search(
         }
         batch = toggled(&best, &tried)
             .into_iter()
+            .chain(vector_toggled(&best, &tried, space))
             .chain(sink_toggled(&best, space))
             .chain(pack_toggled(&best, space))
             .chain(shape_moves(&best, space))
@@ -192,6 +199,51 @@ fn toggled(best: &Config, tried: &[Tried]) -> Option<Config> {
     let unrolled: Vec<Tried> = tried.iter().filter(|t| t.config.is_unrolled()).cloned().collect();
     let fastest = fastest(&unrolled)?;
     Some(Config { unroll: fastest.config.unroll.clone(), ..best.clone() })
+}
+
+/// Vector register tiles ([`Config::vector`]) at `base`'s tile sizes,
+/// packed where packing changes the code (the micro-kernel wants the other
+/// operand stride-1): rows on the point loop outside the reduction, by
+/// vectors, most promising first, within the vector registers (each row and
+/// vector an accumulator, plus a load per vector and a broadcast).
+pub fn vector_tiles(base: &Config, space: &Space) -> Vec<Config> {
+    if !space.can_vector {
+        return Vec::new();
+    }
+    let base = base.with_pack(space.can_pack);
+    let order = space.order(&base);
+    let d = order.len();
+    let tiles = base.tiles_for(space.dims);
+    let rows = (d >= 3).then(|| order[d - 3]).filter(|&b| tiles[b] >= 2);
+    let shapes: &[(usize, usize)] = match rows {
+        Some(_) => &[(8, 2), (4, 3), (6, 2), (4, 2), (4, 4), (12, 2)],
+        None => &[(1, 4), (1, 2)],
+    };
+    shapes
+        .iter()
+        .filter(|&&(r, g)| r * g + g < space.vector_regs && rows.is_none_or(|b| r <= tiles[b]))
+        .map(|&(r, g)| {
+            let mut unroll = vec![1; space.dims];
+            if let Some(b) = rows {
+                unroll[b] = r;
+            }
+            Config { tiles: tiles.clone(), unroll, vector: g, ..base.clone() }
+        })
+        .collect()
+}
+
+/// `best` with a vector register tile (the fastest one timed) when it has
+/// none, or without one (and without unrolling) when it has one.
+fn vector_toggled(best: &Config, tried: &[Tried], space: &Space) -> Option<Config> {
+    if !space.can_vector {
+        return None;
+    }
+    if best.vector > 0 {
+        return Some(best.without_unroll().with_vector(0));
+    }
+    let vectors: Vec<Tried> = tried.iter().filter(|t| t.config.vector > 0).cloned().collect();
+    let f = &fastest(&vectors)?.config;
+    Some(Config { tiles: best.tiles.clone(), ..f.clone() })
 }
 
 /// `best` with the other loop order of a band that can sink a member
@@ -225,10 +277,11 @@ pub fn fastest(tried: &[Tried]) -> Option<&Tried> {
 
 /// The config written out per dimension, without the vector loop's unroll
 /// factor (ignored by codegen), so equal code compares equal.
-fn canonical(c: &Config, space: &Space) -> (Vec<usize>, Vec<usize>, bool, bool) {
+fn canonical(c: &Config, space: &Space) -> (Vec<usize>, Vec<usize>, bool, bool, usize) {
     let vector = space.order(c).last().copied();
     let unroll = (0..space.dims).map(|k| if Some(k) == vector { 1 } else { c.unroll(k) }).collect();
-    (c.tiles_for(space.dims), unroll, c.sink || space.orders.sunk.is_none(), c.pack && space.can_pack)
+    let groups = if space.can_vector { c.vector } else { 0 };
+    (c.tiles_for(space.dims), unroll, c.sink || space.orders.sunk.is_none(), c.pack && space.can_pack, groups)
 }
 
 #[cfg(test)]
@@ -237,7 +290,14 @@ mod tests {
 
     fn gemm_like() -> Space {
         // Members i, j, k tiled; intra-tile order i, k, j (j stride-1).
-        Space { dims: 3, orders: Orders::only(vec![0, 2, 1]), can_pack: false, vector_regs: 16, max_tile: 2048 }
+        Space {
+            dims: 3,
+            orders: Orders::only(vec![0, 2, 1]),
+            can_pack: false,
+            can_vector: false,
+            vector_regs: 16,
+            max_tile: 2048,
+        }
     }
 
     #[test]
@@ -253,6 +313,24 @@ mod tests {
         // A one-iteration outer member leaves the register tile to the other.
         let skinny = register_tiles(&"1x128x128".parse().unwrap(), &gemm_like());
         assert!(!skinny.is_empty() && skinny.iter().all(|c| c.unroll(0) == 1 && c.unroll(2) > 1), "{skinny:?}");
+    }
+
+    #[test]
+    fn vector_tiles_take_rows_outside_the_reduction_within_the_registers() {
+        let space = Space { can_vector: true, ..gemm_like() };
+        let v = vector_tiles(&Config::cubic(128), &space);
+        // Order i, k, j: rows on i (member 0), the reduction k runs inside.
+        assert_eq!(v[0].to_string(), "128x128x128:4x1x1/v3");
+        assert!(v.iter().all(|c| c.unroll(0) * c.vector + c.vector < 16 && c.unroll(2) == 1), "{v:?}");
+        let wide = Space { vector_regs: 32, ..space.clone() };
+        assert_eq!(vector_tiles(&Config::cubic(128), &wide)[0].to_string(), "128x128x128:8x1x1/v2");
+        assert!(vector_tiles(&Config::cubic(4), &wide).iter().all(|c| c.unroll(0) <= 4));
+        assert!(vector_tiles(&Config::cubic(128), &gemm_like()).is_empty(), "only where codegen makes one");
+        // The search tries them, and toggles them on its best.
+        let tried = search(Config::cubic(64), 1.0, 12, &wide, |cs| {
+            cs.iter().map(|c| Some(if c.vector > 0 { 0.5 } else { 1.0 })).collect()
+        });
+        assert!(fastest(&tried).unwrap().config.vector > 0, "{tried:?}");
     }
 
     #[test]
@@ -318,6 +396,7 @@ mod tests {
             dims: 3,
             orders: Orders { plain: vec![0, 1, 2], sunk: None, packed: Some(vec![0, 2, 1]) },
             can_pack: true,
+            can_vector: false,
             ..gemm_like()
         };
         let cost = |c: &Config| if c.pack { 1.0 } else { 2.0 };

@@ -18,9 +18,10 @@ use tss::TileOptions;
 
 /// Small, non-square sizes so each run takes milliseconds.
 const SIZES: [&str; 8] = ["-DNI=37", "-DNJ=41", "-DNK=29", "-DNL=23", "-DNM=31", "-DM=33", "-DN=39", "-DTSTEPS=5"];
-/// Configs as `tss tile --tile T --unroll U` takes them (`T:U`), two of them
-/// packing (`/pack`); `9x5x6:1x4x3` splits trmm's triangular `k` loop.
-const CONFIGS: [&str; 15] = [
+/// Configs as `tss tile --tile T --unroll U` takes them (`T:U`), some
+/// packing (`/pack`), some with vector register tiles (`/vG`, the reduction
+/// inside blocks of G vectors); `9x5x6:1x4x3` splits trmm's triangular `k` loop.
+const CONFIGS: [&str; 19] = [
     "1",
     "7",
     "8",
@@ -36,6 +37,10 @@ const CONFIGS: [&str; 15] = [
     "7/pack",
     "16x64x8:3x1x5/pack",
     "9x5x6:1x4x3",
+    "16x64x8:3x1x5/pack/v2",
+    "7:4/v1",
+    "64:2/pack/v1",
+    "33x9x17:5x1x3/v3",
 ];
 
 fn kernels() -> Vec<PathBuf> {
@@ -55,7 +60,8 @@ fn kernels() -> Vec<PathBuf> {
 
 /// Runs `src` at the test sizes and returns the arrays it dumps.
 fn compile_and_run(src: &Path, exe: &Path) -> String {
-    let args: Vec<&str> = ["-DPOLYBENCH_DUMP_ARRAYS"].into_iter().chain(SIZES).collect();
+    // Vector register tiles 4 doubles wide (AVX2's width, in generic code on any target).
+    let args: Vec<&str> = ["-DPOLYBENCH_DUMP_ARRAYS", "-DTSS_VBYTES=32"].into_iter().chain(SIZES).collect();
     let text = common::compile_and_run(src, exe, &args);
     assert!(text.contains("begin dump"), "{} printed no array", src.display());
     text

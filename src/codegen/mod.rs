@@ -10,7 +10,9 @@ mod expr;
 mod pack;
 
 pub use pack::{packed_reads, packs};
+pub use vector::has_vector_tile;
 mod scalar;
+mod vector;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -100,6 +102,11 @@ pub fn generate(
     let vars: BTreeSet<&String> =
         printed.iter().flat_map(|p| &p.vars).filter(|v| !scop.declared_outside.contains(*v)).collect();
     let _ = writeln!(p.out, "{}{{", p.base);
+    if opts.config.vector > 0 {
+        for line in vector::typedef(scop.element).lines() {
+            let _ = writeln!(p.out, "{}  {}", p.base, line.trim());
+        }
+    }
     if !vars.is_empty() {
         let _ = writeln!(p.out, "{}  int {};", p.base, vars.into_iter().cloned().collect::<Vec<_>>().join(", "));
     }
@@ -230,6 +237,9 @@ struct Printer<'a> {
     /// Arrays packed in the body of the innermost tile loop at each schedule
     /// dimension ([`crate::Config::pack`]).
     packs: BTreeMap<usize, Vec<pack::Packed>>,
+    /// The packed arrays of the tile being printed: the vector register
+    /// tile reads their buffers' layout ([`Printer::vector_tile`]).
+    active: Vec<pack::Packed>,
 }
 
 impl<'a> Printer<'a> {
@@ -244,6 +254,7 @@ impl<'a> Printer<'a> {
             jam: Vec::new(),
             shift: Vec::new(),
             packs: BTreeMap::new(),
+            active: Vec::new(),
         }
     }
 
@@ -273,6 +284,9 @@ impl<'a> Printer<'a> {
             "#define tss_max(x, y) ((x) > (y) ? (x) : (y))\n",
             "#endif\n"
         ));
+        if self.opts.config.vector > 0 {
+            self.out.push_str(vector::MACROS);
+        }
     }
 
     fn expr(&self) -> ExprPrinter<'_> {
@@ -374,6 +388,9 @@ impl<'a> Printer<'a> {
         if dim.ivdep && !degenerate && header.step == "1" && !self.has_loop(&body)? {
             return self.ivdep_loop(node, &dim, depth);
         }
+        if self.vector_tile(node, &dim, depth)? {
+            return Ok(());
+        }
         if self.depends_on_jam(node)? {
             return self.split_loop(node, &it, &dim, depth);
         }
@@ -435,8 +452,10 @@ impl<'a> Printer<'a> {
                 self.line(depth, &l);
             }
         }
-        let text = self.captured(|p| p.node(body, depth))?;
-        self.out.push_str(&pack::rewrite(&text, packed));
+        let outer = std::mem::replace(&mut self.active, packed.to_vec());
+        let text = self.captured(|p| p.node(body, depth));
+        self.active = outer;
+        self.out.push_str(&pack::rewrite(&text?, packed));
         self.line(depth, "}");
         Ok(())
     }

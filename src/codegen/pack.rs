@@ -372,8 +372,14 @@ impl Packed {
                 lines.push(format!("int {}, {};", bounds.join(", "), vars.join(", ")));
             }
         }
-        for (d, v) in vars.iter().enumerate() {
-            lines.push(format!("{}for ({v} = {b}_l{d}; {v} <= {b}_h{d}; {v}++)", "  ".repeat(d)));
+        // In the buffer's order, so that the stores are stride 1: for syrk's
+        // transposed `A[j][k]` the strided loads then reuse each line across
+        // the next iterations of the outer loop while it stays in L1, where
+        // strided stores 2 KiB apart (a 256-wide buffer) share two L1 sets.
+        // syrk 256x256x64:8x1x1/pack/v2 (AVX-512) ran 0.131 -> 0.119 s.
+        for (depth, &d) in self.perm.iter().enumerate() {
+            let v = &vars[d];
+            lines.push(format!("{}for ({v} = {b}_l{d}; {v} <= {b}_h{d}; {v}++)", "  ".repeat(depth)));
         }
         let dst: String = self.perm.iter().map(|&d| format!("[{} - {b}_l{d}]", vars[d])).collect();
         let src: String = vars.iter().map(|v| format!("[{v}]")).collect();
@@ -485,7 +491,7 @@ mod tests {
     }
 
     #[test]
-    fn the_copy_reads_the_array_row_by_row() {
+    fn the_copy_writes_the_buffer_row_by_row() {
         let p = packed();
         assert_eq!(
             p.alloc(),
@@ -496,7 +502,8 @@ mod tests {
             copy[0],
             "int tss_p0_l0 = j_t, tss_p0_h0 = tss_min(N - 1, j_t + TSS_T2 - 1), tss_p0_l1 = c_t, tss_p0_h1 = c_t + TSS_T3, tss_p0_x0, tss_p0_x1;"
         );
-        assert_eq!(copy[1], "for (tss_p0_x0 = tss_p0_l0; tss_p0_x0 <= tss_p0_h0; tss_p0_x0++)");
+        assert_eq!(copy[1], "for (tss_p0_x1 = tss_p0_l1; tss_p0_x1 <= tss_p0_h1; tss_p0_x1++)");
+        assert_eq!(copy[2], "  for (tss_p0_x0 = tss_p0_l0; tss_p0_x0 <= tss_p0_h0; tss_p0_x0++)");
         assert_eq!(copy[3], "    tss_p0[tss_p0_x1 - tss_p0_l1][tss_p0_x0 - tss_p0_l0] = A[tss_p0_x0][tss_p0_x1];");
     }
 }

@@ -163,20 +163,20 @@ fn assigned(after: &str) -> bool {
 }
 
 /// `a1*x1 + ... + c` of a subscript, when it is that simple.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct Linear {
     pub terms: BTreeMap<String, i64>,
     pub constant: i64,
 }
 
 impl Linear {
-    fn differs_by_constant(&self, other: &Linear) -> bool {
+    pub(super) fn differs_by_constant(&self, other: &Linear) -> bool {
         self.terms == other.terms && self.constant != other.constant
     }
 }
 
 /// The subscripts of a `[..][..]` chain as linear forms (`None` if any is not).
-fn subscripts(chain: &str) -> Option<Vec<Linear>> {
+pub(super) fn subscripts(chain: &str) -> Option<Vec<Linear>> {
     let b = chain.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

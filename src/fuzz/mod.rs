@@ -7,7 +7,8 @@
 //! their output byte for byte:
 //! - serially, for tile sizes 1, 2, 3, 7, 32 and an odd per-dimension shape;
 //! - unroll-and-jammed by factors 1-8 (serial, reversed, parallel), half
-//!   of the programs with `--no-sink`, half (independently) with `--pack`;
+//!   of the programs with `--no-sink`, half (independently) with `--pack`,
+//!   half with a vector register tile (`--vector 1..3`);
 //! - with `--parallel` under 2 and 3 OpenMP threads;
 //! - with every loop that carries `omp parallel for` or `GCC ivdep` run
 //!   backwards (`--reverse-marked`): those pragmas claim the iterations are
@@ -376,15 +377,20 @@ impl<'a> CaseRun<'a> {
         // Half the programs (by a bit of the same hash) also keep every
         // band's point loops together, the other loop order a config may
         // pick; half (by another bit) pack transposed reads.
+        // Half (by a third bit) take a vector register tile 1-3 vectors wide.
         let hash = crate::harness::compile::fnv1a(p.source.bytes());
-        let order: &[&str] = match (hash >> 40 & 1, hash >> 41 & 1) {
-            (1, 1) => &["--no-sink", "--pack"],
-            (1, 0) => &["--no-sink"],
-            (0, 1) => &["--pack"],
-            _ => &[],
-        };
+        let mut order: Vec<&'static str> = Vec::new();
+        if hash >> 40 & 1 == 1 {
+            order.push("--no-sink");
+        }
+        if hash >> 41 & 1 == 1 {
+            order.push("--pack");
+        }
+        if hash >> 42 & 1 == 1 {
+            order.extend(["--vector", ["1", "2", "3"][(hash >> 43) as usize % 3]]);
+        }
         let flags = |extra: &[&'static str]| -> Vec<String> {
-            ["--unroll", unroll.as_str()].iter().chain(order).chain(extra).map(|s| s.to_string()).collect()
+            ["--unroll", unroll.as_str()].iter().chain(&order).chain(extra).map(|s| s.to_string()).collect()
         };
         let what = format!("--unroll {unroll}{}", order.iter().map(|o| format!(" {o}")).collect::<String>());
         let runtime_tiles = tile_defines();
