@@ -137,6 +137,11 @@ pub struct Choice {
     pub code: String,
 }
 
+/// The config of a kept candidate or a choice, from the fields they record.
+fn recorded(tile: &[usize], unroll: &[usize], sink: bool, pack: bool, vector: usize) -> Config {
+    Config { tiles: tile.to_vec(), unroll: unroll.to_vec(), sink, pack, vector }
+}
+
 /// [`Config::sink`] of choices cached before it existed.
 fn yes() -> bool {
     true
@@ -149,13 +154,7 @@ fn seconds() -> String {
 
 impl Kept {
     pub fn config(&self) -> Config {
-        Config {
-            tiles: self.tile.clone(),
-            unroll: self.unroll.clone(),
-            sink: self.sink,
-            pack: self.pack,
-            vector: self.vector,
-        }
+        recorded(&self.tile, &self.unroll, self.sink, self.pack, self.vector)
     }
 
     /// How reports name it: the config, or `untiled`.
@@ -181,13 +180,7 @@ impl Kept {
 impl Choice {
     /// The chosen transformation.
     pub fn config(&self) -> Config {
-        Config {
-            tiles: self.tile.clone(),
-            unroll: self.unroll.clone(),
-            sink: self.sink,
-            pack: self.pack,
-            vector: self.vector,
-        }
+        recorded(&self.tile, &self.unroll, self.sink, self.pack, self.vector)
     }
     /// `-DTSS_T1=64 -DTSS_T2=64 ...`
     pub fn defines(&self) -> String {

@@ -102,11 +102,6 @@ pub fn generate(
     let vars: BTreeSet<&String> =
         printed.iter().flat_map(|p| &p.vars).filter(|v| !scop.declared_outside.contains(*v)).collect();
     let _ = writeln!(p.out, "{}{{", p.base);
-    if opts.config.vector > 0 {
-        for line in vector::typedef(scop.element).lines() {
-            let _ = writeln!(p.out, "{}  {}", p.base, line.trim());
-        }
-    }
     if !vars.is_empty() {
         let _ = writeln!(p.out, "{}  int {};", p.base, vars.into_iter().cloned().collect::<Vec<_>>().join(", "));
     }

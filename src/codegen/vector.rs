@@ -23,7 +23,8 @@
 //! - a read without `j`: a scalar, which C's vector arithmetic broadcasts.
 //!
 //! Anything else (a read of the written array elsewhere, a call, a cast, a
-//! condition, `j` as a value) leaves the tile to the plain code. Each lane
+//! condition, `j` as a value) leaves the tile to the plain code. The arrays'
+//! element type is checked by the compiler ([`Printer::vector_types`]). Each lane
 //! then computes the same operations in the same order as the scalar
 //! statement, so results stay bit-identical (GCC contracts `acc += s * v`
 //! into an FMA exactly as it contracts the scalar statement).
@@ -34,20 +35,22 @@ use isl_rs::{ASTNode, ASTNodeType};
 
 use super::scalar::{self, Linear};
 use super::{Printer, above, below, common_range, pack, test_op};
-use crate::frontend::Element;
 use crate::poly::PolyError;
 use crate::poly::ffi;
 use crate::poly::tile::{Dim, DimKind};
 
-/// The vector type's width, its lanes and unaligned loads and stores
-/// (through `tss_vu`, the same vector at byte alignment that may alias its
-/// elements), defined once per file; the types themselves are declared per
-/// region, for its element type ([`typedef`]).
-/// The width is the widest the target compiles for; `-DTSS_VBYTES=32`
-/// overrides it.
+/// The vector width, the lanes of the `tss_vd` in scope, and unaligned
+/// loads and stores (through `tss_vu`, the same vector at byte alignment
+/// that may alias its elements), defined once per file; each tile declares
+/// its types from its written array ([`Printer::vector_types`]).
+/// The width is the widest the target compiles for, but 32 bytes under
+/// clang: on a CPU that prefers 256-bit vectors (Intel's AVX-512 parts)
+/// clang splits a 64-byte vector type into two 256-bit halves anyway, so a
+/// tile of 8x2 64-byte vectors would need 32 registers of accumulators;
+/// gcc emits the 512-bit operations. `-DTSS_VBYTES=` overrides it.
 pub(super) const MACROS: &str = concat!(
     "#ifndef TSS_VBYTES\n",
-    "#if defined(__AVX512F__)\n",
+    "#if defined(__AVX512F__) && !defined(__clang__)\n",
     "#define TSS_VBYTES 64\n",
     "#elif defined(__AVX__)\n",
     "#define TSS_VBYTES 32\n",
@@ -65,18 +68,6 @@ pub(super) const MACROS: &str = concat!(
 /// Whether generated `code` holds a vector register tile.
 pub fn has_vector_tile(code: &str) -> bool {
     code.contains("tss_vd tss_a")
-}
-
-/// The region's vector type.
-pub(super) fn typedef(element: Element) -> String {
-    let t = match element {
-        Element::Double => "double",
-        Element::Float => "float",
-    };
-    format!(
-        "typedef {t} tss_vd __attribute__((vector_size(TSS_VBYTES)));\n\
-         typedef {t} tss_vu __attribute__((vector_size(TSS_VBYTES), aligned(1), may_alias));"
-    )
 }
 
 impl Printer<'_> {
@@ -126,7 +117,7 @@ impl Printer<'_> {
         let mut stmts = Vec::new();
         for (text, _) in &copies {
             let text = pack::rewrite(text.trim(), &self.active);
-            match lanes(&text, &j, &r, &written, self.scop.element) {
+            match lanes(&text, &j, &r, &written) {
                 Some(l) if l.column == stmts.first().map_or(l.column.clone(), |f: &Lanes| f.column.clone()) => {
                     stmts.push(l)
                 }
@@ -153,6 +144,7 @@ impl Printer<'_> {
         let reduction = format!("for ({r} = {rinit}; {r} {rop} {rub}; {r}++) {{", r = t.r, rop = t.rop);
         let (lb, ub) = common_range(copies.iter().map(|(_, own)| own));
         self.line(depth, &format!("{{ int tss_lb = {lb}, tss_ub = {ub}, tss_jv = tss_lb;"));
+        self.vector_types(stmts, depth + 1);
         if t.split {
             self.line(depth + 1, &reduction);
             let under = below("tss_lb", op);
@@ -214,6 +206,33 @@ impl Printer<'_> {
 }
 
 impl Printer<'_> {
+    /// The tile's vector types, of its written array's element type, and a
+    /// compile-time check that the arrays it reads as vectors have that
+    /// type and that it is double, or float without floating literals.
+    /// The frontend does not read declarations (an `int` array in a file
+    /// without `DATA_TYPE` is taken for double), so the compiler checks:
+    /// a mismatch is a compile error, never a vector of the wrong type.
+    fn vector_types(&mut self, stmts: &[Lanes], depth: usize) {
+        let is = |a: &str, t: &str| format!("__builtin_types_compatible_p({a}, {t})");
+        let floating = if stmts.iter().any(|s| s.literal) {
+            is("tss_ve", "double")
+        } else {
+            format!("({} || {})", is("tss_ve", "double"), is("tss_ve", "float"))
+        };
+        let mut arrays: Vec<&String> = stmts.iter().flat_map(|s| &s.arrays).collect();
+        arrays.sort();
+        arrays.dedup();
+        let same = arrays.iter().map(|a| is(&format!("__typeof__({a})"), "tss_ve"));
+        let check = std::iter::once(floating).chain(same).collect::<Vec<_>>().join(" && ");
+        self.line(depth, &format!("typedef __typeof__({}) tss_ve;", stmts[0].arrays[0]));
+        self.line(depth, "typedef tss_ve tss_vd __attribute__((vector_size(TSS_VBYTES)));");
+        self.line(depth, "typedef tss_ve tss_vu __attribute__((vector_size(TSS_VBYTES), aligned(1), may_alias));");
+        self.line(
+            depth,
+            &format!("_Static_assert({check}, \"tss: a vector register tile needs one floating element type: tile without --vector\");"),
+        );
+    }
+
     /// When every statement has a leading scalar factor ([`Lanes::head`]):
     /// a buffer `tss_s[r - first][k]` of them, filled once for the whole
     /// reduction range before the vector blocks, and per statement the
@@ -310,6 +329,12 @@ pub(super) struct Lanes {
     pub(super) head: String,
     /// The rest of the right-hand side in pieces.
     rhs: Vec<Piece>,
+    /// An element of the written array and of each array read as vectors
+    /// (`C[0][0]`), whose types must be one floating type.
+    pub(super) arrays: Vec<String>,
+    /// Whether the statement holds a floating literal (then that type must
+    /// be double).
+    pub(super) literal: bool,
 }
 
 #[derive(Debug, PartialEq)]
@@ -373,7 +398,7 @@ pub(super) fn at_group(text: &str, j: &str, g: usize) -> String {
 /// over `j` inside the reduction loop over `r`, or `None` when it does not
 /// have the form the module describes. `written` names every array the
 /// tile writes.
-pub(super) fn lanes(text: &str, j: &str, r: &str, written: &BTreeSet<String>, element: Element) -> Option<Lanes> {
+pub(super) fn lanes(text: &str, j: &str, r: &str, written: &BTreeSet<String>) -> Option<Lanes> {
     let text = text.trim().strip_suffix(';')?;
     if text.contains(';') || text.contains('\n') {
         return None;
@@ -394,7 +419,7 @@ pub(super) fn lanes(text: &str, j: &str, r: &str, written: &BTreeSet<String>, el
         let mut pieces = Vec::new();
         let mut last = 0;
         for x in scalar::references(part) {
-            pieces.push(Piece::Text(plain(&part[last..x.start], j, element)?.to_string()));
+            pieces.push(Piece::Text(plain(&part[last..x.start], j)?.to_string()));
             let t = &part[x.start..x.end];
             let s = scalar::subscripts(&t[x.array.len()..]);
             if written.contains(&x.array) {
@@ -414,13 +439,20 @@ pub(super) fn lanes(text: &str, j: &str, r: &str, written: &BTreeSet<String>, el
             }
             last = x.end;
         }
-        pieces.push(Piece::Text(plain(&part[last..], j, element)?.to_string()));
+        pieces.push(Piece::Text(plain(&part[last..], j)?.to_string()));
         Some(pieces)
     };
     let (head, rest) = rhs.split_at(scalar_head(rhs, j, written));
     into_pieces(head)?;
     let pieces = into_pieces(rest)?;
+    let loads = pieces.iter().filter_map(|p| match p {
+        Piece::Load(r) => scalar::references(r).first().map(|x| any_element(r, &x.array)),
+        _ => None,
+    });
+    let arrays = std::iter::once(any_element(lhs, &w.array)).chain(loads).collect();
     Some(Lanes {
+        arrays,
+        literal: floating_literal(rhs),
         written: lhs.to_string(),
         row: subs,
         column,
@@ -489,7 +521,7 @@ fn split_assignment(text: &str) -> Option<(&str, &str, &str)> {
 /// numbers, `+ - * /` and parentheses; no call, cast or member access. For
 /// float arrays no floating literal either: the scalar statement computes
 /// it in double, a float vector would not.
-fn plain<'t>(text: &'t str, j: &str, element: Element) -> Option<&'t str> {
+fn plain<'t>(text: &'t str, j: &str) -> Option<&'t str> {
     let b = text.as_bytes();
     let mut k = 0;
     while k < b.len() {
@@ -500,15 +532,11 @@ fn plain<'t>(text: &'t str, j: &str, element: Element) -> Option<&'t str> {
                 k += 1;
             }
             let word = &text[start..k];
-            if word.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-                let hex = word.starts_with("0x") || word.starts_with("0X");
-                let floating = !hex && word.contains(['.', 'e', 'E']);
-                if floating && element == Element::Float {
-                    return None;
-                }
-            } else if word.contains('.') || word == j || TYPE_WORDS.contains(&word) {
+            let number = word.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+            if !number && (word.contains('.') || word == j || TYPE_WORDS.contains(&word)) {
                 return None;
-            } else if text[k..].trim_start().starts_with('(') {
+            }
+            if !number && text[k..].trim_start().starts_with('(') {
                 return None; // a call
             }
             continue;
@@ -519,6 +547,21 @@ fn plain<'t>(text: &'t str, j: &str, element: Element) -> Option<&'t str> {
         k += 1;
     }
     Some(text)
+}
+
+/// Whether `text` holds a floating literal (`0.5`, `1e3`): the scalar
+/// statement computes it in double, so on float arrays a vector would not.
+fn floating_literal(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+        .any(|w| !w.starts_with("0x") && !w.starts_with("0X") && w.contains(['.', 'e', 'E']))
+}
+
+/// `X[0][0]` for reference `X[..][..]` of array `array`: an element of its
+/// type, for `__typeof__`.
+fn any_element(reference: &str, array: &str) -> String {
+    let rank = scalar::subscript_texts(&reference[array.len()..]).len();
+    format!("{array}{}", "[0]".repeat(rank))
 }
 
 #[cfg(test)]
@@ -532,8 +575,9 @@ mod tests {
     #[test]
     fn syrk_splits_into_accumulator_broadcast_and_load() {
         let text = "C[(i + 1)][j] += alpha * A[(i + 1)][c] * tss_p0[c - tss_p0_l1][j - tss_p0_l0];";
-        let l = lanes(text, "j", "c", &set(&["C"]), Element::Double).unwrap();
+        let l = lanes(text, "j", "c", &set(&["C"])).unwrap();
         assert_eq!(l.written, "C[(i + 1)][j]");
+        assert_eq!(l.arrays, vec!["C[0][0]".to_string(), "tss_p0[0][0]".into()]);
         assert_eq!(l.head, "alpha * A[(i + 1)][c]");
         assert_eq!(
             l.render("tss_a1_1", "j", 1, None),
@@ -544,14 +588,14 @@ mod tests {
             "tss_a1_0 += tss_s[c][1] * TSS_VLD(&tss_p0[c - tss_p0_l1][j - tss_p0_l0]);"
         );
         // The accumulator read on the right, in an assignment.
-        let l = lanes("y[j] = y[j] + 2 * x[k][j];", "j", "k", &set(&["y"]), Element::Double).unwrap();
+        let l = lanes("y[j] = y[j] + 2 * x[k][j];", "j", "k", &set(&["y"])).unwrap();
         assert_eq!(l.render("a", "j", 0, None), "a = a + 2 * TSS_VLD(&x[k][j]);");
     }
 
     #[test]
     fn anything_a_vector_would_compute_differently_stays_scalar() {
         let w = set(&["C"]);
-        let no = |t: &str| lanes(t, "j", "k", &w, Element::Double).is_none();
+        let no = |t: &str| lanes(t, "j", "k", &w).is_none();
         assert!(no("C[i][j] += A[j][k];"), "stride M in j");
         assert!(no("C[i][j] += C[i][j + 1];"), "another element of the written array");
         assert!(no("C[i][k] += A[i][j];"), "the written element moves with k");
@@ -564,8 +608,9 @@ mod tests {
         assert!(no("C[i][j] == A[i][j];"), "not an assignment");
         assert!(no("C[i][j]++;"), "not an assignment");
         assert!(no("C[i][j] += s.x * A[i][j];"), "a member");
-        assert!(lanes("C[i][j] += 0.5 * A[k][j];", "j", "k", &w, Element::Float).is_none(), "double literal on floats");
-        assert!(lanes("C[i][j] += 2 * A[k][j] / n;", "j", "k", &w, Element::Float).is_some());
+        let l = lanes("C[i][j] += 0.5 * A[k][j] * B[(i + 1)][k];", "j", "k", &w).unwrap();
+        assert!(l.literal && !lanes("C[i][j] += 2 * A[k][j] / n;", "j", "k", &w).unwrap().literal);
+        assert_eq!(l.arrays, vec!["C[0][0]".to_string(), "A[0][0]".into()], "B is read as a scalar");
     }
 
     #[test]
