@@ -157,8 +157,9 @@ enum Command {
         #[arg(long, value_name = "NAME=VALUE,...")]
         size: String,
         /// Config to time: tile sizes (`64` or `64,32,128`), optionally with
-        /// unroll-and-jam factors (`64x256x128:4x1x4`) and `/nosink` (as
-        /// `tss tile --no-sink`); repeat to time several.
+        /// unroll-and-jam factors (`64x256x128:4x1x4`), then `/nosink`,
+        /// `/pack` and `/vG` as `tss tile --no-sink`, `--pack` and `--vector G`
+        /// (`256x256x64:8x1x1/pack/v2`); repeat to time several.
         #[arg(long, value_name = "CONFIG", required = true)]
         tile: Vec<String>,
         /// OpenMP on the outer parallel tile loop, one thread per core.
