@@ -62,6 +62,7 @@ pub(super) const MACROS: &str = concat!(
     "#define TSS_VL ((int) (sizeof(tss_vd) / sizeof(((tss_vd){0})[0])))\n",
     "#define TSS_VLD(p) (*(const tss_vu *) (p))\n",
     "#define TSS_VST(p, v) (*(tss_vu *) (p) = (v))\n",
+    "#define TSS_VSPLAT(x) ((x) - (tss_vd){0})\n",
     "#endif\n"
 );
 
@@ -157,10 +158,11 @@ impl Printer<'_> {
         let room = if op == "<=" { format!("{g} * TSS_VL - 1") } else { format!("{g} * TSS_VL") };
         self.line(depth + 1, &format!("if ({rinit} {rop} {rub} && tss_ub - tss_lb >= {room}) {{", rop = t.rop));
         let heads = self.buffered_heads(t, stmts, depth + 2);
-        self.line(
-            depth + 2,
-            &format!("for ({j} = tss_lb; {j} {op} tss_ub - ({g} * TSS_VL - 1); {j} += {g} * TSS_VL) {{"),
-        );
+        let (d, block_reduction) = match &heads {
+            Some(_) => (depth + 3, format!("for ({r} = tss_r0; {r} <= tss_rh; {r}++) {{", r = t.r)),
+            None => (depth + 2, reduction.clone()),
+        };
+        self.line(d, &format!("for ({j} = tss_lb; {j} {op} tss_ub - ({g} * TSS_VL - 1); {j} += {g} * TSS_VL) {{"));
         let rows: Vec<(usize, &str)> = accs
             .iter()
             .enumerate()
@@ -169,22 +171,26 @@ impl Printer<'_> {
             .collect();
         for &(a, w) in &rows {
             for x in 0..g {
-                self.line(depth + 3, &format!("tss_vd tss_a{a}_{x} = TSS_VLD(&{});", at_group(w, j, x)));
+                self.line(d + 1, &format!("tss_vd tss_a{a}_{x} = TSS_VLD(&{});", at_group(w, j, x)));
             }
         }
-        self.line(depth + 3, &reduction);
-        for ((s, &a), head) in stmts.iter().zip(accs).zip(&heads) {
+        self.line(d + 1, &block_reduction);
+        for (k, (s, &a)) in stmts.iter().zip(accs).enumerate() {
+            let head = heads.as_ref().map(|h| h[k].as_str());
             for x in 0..g {
-                self.line(depth + 4, &s.render(&format!("tss_a{a}_{x}"), j, x, head.as_deref()));
+                self.line(d + 2, &s.render(&format!("tss_a{a}_{x}"), j, x, head));
             }
         }
-        self.line(depth + 3, "}");
+        self.line(d + 1, "}");
         for &(a, w) in &rows {
             for x in 0..g {
-                self.line(depth + 3, &format!("TSS_VST(&{}, tss_a{a}_{x});", at_group(w, j, x)));
+                self.line(d + 1, &format!("TSS_VST(&{}, tss_a{a}_{x});", at_group(w, j, x)));
             }
         }
-        self.line(depth + 2, "}");
+        self.line(d, "}");
+        if heads.is_some() {
+            self.line(depth + 2, "}");
+        }
         self.line(depth + 2, &format!("tss_jv = {j};"));
         self.line(depth + 1, "}");
         // The columns left over, fewer than a block, as plain jammed code.
@@ -234,14 +240,18 @@ impl Printer<'_> {
     }
 
     /// When every statement has a leading scalar factor ([`Lanes::head`]):
-    /// a buffer `tss_s[r - first][k]` of them, filled once for the whole
-    /// reduction range before the vector blocks, and per statement the
-    /// element it reads instead. gemm's `alpha * A[i][k]` is then one
-    /// broadcast load per row and step, not a load, a multiply and a
-    /// broadcast in every block (syrk 8x2 on AVX-512: 26 -> 45 GF/s by hand).
-    fn buffered_heads(&mut self, t: &VectorTile, stmts: &[Lanes], depth: usize) -> Vec<Option<String>> {
+    /// opens a loop over chunks of [`CHUNK`] steps of the reduction
+    /// (`tss_r0`..`tss_rh`; the caller closes it) and fills a buffer
+    /// `tss_s[r - tss_r0][k]` of the factors for the chunk, before the
+    /// vector blocks; returns per statement the element it reads instead.
+    /// gemm's `alpha * A[i][k]` is then one broadcast load per row and step,
+    /// not a load, a multiply and a broadcast in every block (syrk 8x2 on
+    /// AVX-512: 26 -> 45 GF/s by hand). Chunks are a tiling of the
+    /// reduction inside the tile, legal in the permutable band, and keep
+    /// the buffer on the stack at a bounded size whatever the tile size.
+    fn buffered_heads(&mut self, t: &VectorTile, stmts: &[Lanes], depth: usize) -> Option<Vec<String>> {
         if stmts.iter().any(|s| s.head.is_empty()) {
-            return vec![None; stmts.len()];
+            return None;
         }
         let mut distinct: Vec<&str> = Vec::new();
         let slots: Vec<usize> = stmts
@@ -254,17 +264,22 @@ impl Printer<'_> {
             })
             .collect();
         let (r, rop, (rinit, rub)) = (&t.r, t.rop, &t.reduction);
-        let count = if rop == "<=" { format!("({rub}) - tss_rl + 1") } else { format!("({rub}) - tss_rl") };
-        self.line(depth, &format!("const int tss_rl = {rinit};"));
-        self.line(depth, &format!("__typeof__({}) tss_s[{count}][{}];", distinct[0], distinct.len()));
-        self.line(depth, &format!("for ({r} = tss_rl; {r} {rop} {rub}; {r}++) {{"));
+        let last = if rop == "<=" { format!("({rub})") } else { format!("({rub}) - 1") };
+        self.line(depth, "int tss_r0;");
+        self.line(depth, &format!("for (tss_r0 = {rinit}; tss_r0 {rop} {rub}; tss_r0 += {CHUNK}) {{"));
+        self.line(depth + 1, &format!("const int tss_rh = tss_min(tss_r0 + {}, {last});", CHUNK - 1));
+        self.line(depth + 1, &format!("__typeof__({}) tss_s[{CHUNK}][{}];", distinct[0], distinct.len()));
+        self.line(depth + 1, &format!("for ({r} = tss_r0; {r} <= tss_rh; {r}++) {{"));
         for (k, h) in distinct.iter().enumerate() {
-            self.line(depth + 1, &format!("tss_s[{r} - tss_rl][{k}] = {h};"));
+            self.line(depth + 2, &format!("tss_s[{r} - tss_r0][{k}] = {h};"));
         }
-        self.line(depth, "}");
-        slots.iter().map(|k| Some(format!("tss_s[{r} - tss_rl][{k}]"))).collect()
+        self.line(depth + 1, "}");
+        Some(slots.iter().map(|k| format!("tss_s[{r} - tss_r0][{k}]")).collect())
     }
 }
+
+/// Steps of the reduction whose buffered factors one stack buffer holds.
+const CHUNK: usize = 256;
 
 /// What [`Printer::print_vector_tile`] needs of the nest.
 struct VectorTile {
@@ -360,10 +375,15 @@ impl Lanes {
             }
         }
         let op = &self.op;
-        match head.unwrap_or(&self.head) {
-            "" => format!("{acc} {op} {};", rest.trim()),
-            h => format!("{acc} {op} {h} {};", rest.trim()),
-        }
+        let rhs = match head.unwrap_or(&self.head) {
+            "" => rest.trim().to_string(),
+            h => format!("{h} {}", rest.trim()),
+        };
+        // C assigns no scalar to a vector: a scalar right-hand side is
+        // splatted by subtracting +0, which leaves every value as it is
+        // (-0 included, where adding +0 would not).
+        let scalar = self.rhs.iter().all(|p| matches!(p, Piece::Text(_)));
+        if op == "=" && scalar { format!("{acc} = TSS_VSPLAT({rhs});") } else { format!("{acc} {op} {rhs};") }
     }
 }
 
@@ -610,6 +630,9 @@ mod tests {
         assert!(no("C[i][j] += s.x * A[i][j];"), "a member");
         let l = lanes("C[i][j] += 0.5 * A[k][j] * B[(i + 1)][k];", "j", "k", &w).unwrap();
         assert!(l.literal && !lanes("C[i][j] += 2 * A[k][j] / n;", "j", "k", &w).unwrap().literal);
+        // A scalar assigned to the accumulator is splatted (found by the fuzzer).
+        let l = lanes("C[i][j] = 2 - 0.5 * s;", "j", "k", &w).unwrap();
+        assert_eq!(l.render("a", "j", 0, None), "a = TSS_VSPLAT(2 - 0.5 * s);");
         assert_eq!(l.arrays, vec!["C[0][0]".to_string(), "A[0][0]".into()], "B is read as a scalar");
     }
 
