@@ -35,6 +35,7 @@ use isl_rs::{ASTNode, ASTNodeType};
 
 use super::scalar::{self, Linear};
 use super::{Printer, above, below, common_range, pack, test_op};
+use crate::frontend::Element;
 use crate::poly::PolyError;
 use crate::poly::ffi;
 use crate::poly::tile::{Dim, DimKind};
@@ -124,6 +125,10 @@ impl Printer<'_> {
                 }
                 _ => return Ok(false),
             }
+        }
+        // A float SCoP computes a floating literal in double; its vectors would not.
+        if self.scop.element == Element::Float && stmts.iter().any(|s| s.literal) {
+            return Ok(false);
         }
         let Some(accs) = accumulators(&stmts) else { return Ok(false) };
         let split = self.depends_on_jam(&inner)?;
@@ -631,8 +636,8 @@ mod tests {
         let l = lanes("C[i][j] += 0.5 * A[k][j] * B[(i + 1)][k];", "j", "k", &w).unwrap();
         assert!(l.literal && !lanes("C[i][j] += 2 * A[k][j] / n;", "j", "k", &w).unwrap().literal);
         // A scalar assigned to the accumulator is splatted (found by the fuzzer).
-        let l = lanes("C[i][j] = 2 - 0.5 * s;", "j", "k", &w).unwrap();
-        assert_eq!(l.render("a", "j", 0, None), "a = TSS_VSPLAT(2 - 0.5 * s);");
+        let splat = lanes("C[i][j] = 2 - 0.5 * s;", "j", "k", &w).unwrap();
+        assert_eq!(splat.render("a", "j", 0, None), "a = TSS_VSPLAT(2 - 0.5 * s);");
         assert_eq!(l.arrays, vec!["C[0][0]".to_string(), "A[0][0]".into()], "B is read as a scalar");
     }
 
