@@ -342,7 +342,7 @@ fn tile_with(
     let watch = poly::ffi::Watchdog::arm(&ctx, deadline);
     let model = Model::build(&ctx, scop)?;
     let deps = Dependences::compute(&model)?;
-    let schedule = poly::schedule::compute(&ctx, &model, &deps, plan == Plan::Unfused)?;
+    let schedule = poly::schedule::compute(&ctx, scop, &model, &deps, plan == Plan::Unfused)?;
     let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule, &opts.config)?;
     let code = codegen::generate(scop, &tiled, opts, deadline)?;
     // The code is found: the report's texts must not fail on the budget.

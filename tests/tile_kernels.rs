@@ -143,8 +143,8 @@ fn matmul_has_plutos_structure() {
     assert!(code.contains("#pragma GCC ivdep\n") && code.contains("C[i][j] += A[i][k] * B[k][j];"));
 }
 
-/// Only the tile loop of the vector loop's member stops at its last tile
-/// origin (so that constant sizes give the vector loop a constant trip
+/// Only the tile loop of the band's innermost member stops at its last tile
+/// origin (so that constant sizes give the innermost loop a constant trip
 /// count); the others keep ISL's bound. Exactness at odd sizes and tiles is
 /// `check_kernel`'s.
 #[test]
@@ -196,20 +196,56 @@ fn packing_copies_transposed_operands_once_per_tile() {
     let packed = TileOptions { config: "64:4/pack".parse().unwrap(), ..TileOptions::default() };
     let k = root().join("polybench/linear-algebra/syr2k.c");
     let src = std::fs::read_to_string(&k).unwrap();
-    let (plain, _) = tss::tile_source(&k, &src, &TileOptions::default()).unwrap();
-    assert_eq!(loop_order(&plain)[3..6], ["i", "j", "c"], "{plain}");
-    let (code, _) = tss::tile_source(&k, &src, &packed).unwrap();
+    // The product's band (members i, j, k; the scaling runs first, alone).
+    let order = |r: &[tss::ScopReport]| r[0].bands.last().unwrap().point_order().to_vec();
+    let (plain, reports) = tss::tile_source(&k, &src, &TileOptions::default()).unwrap();
+    assert_eq!(order(&reports), [0, 1, 2], "{plain}");
+    let (code, reports) = tss::tile_source(&k, &src, &packed).unwrap();
     assert_eq!(code.matches("__builtin_malloc").count(), 2, "{code}");
     assert!(code.contains("= A[tss_p0_x0][tss_p0_x1];") && code.contains("= B[tss_p1_x0][tss_p1_x1];"), "{code}");
-    let loops: Vec<&str> = loop_order(&code).into_iter().filter(|l| !l.starts_with("tss_")).collect();
-    assert_eq!(loops[3..6], ["i", "c", "j"], "{code}");
+    assert_eq!(order(&reports), [0, 2, 1], "{code}");
     // A[i][k] moves with i, not j: it keeps reading A.
-    assert!(code.contains("A[i][c]") && code.contains("tss_p0[c - tss_p0_l1][j - tss_p0_l0]"), "{code}");
+    assert!(code.contains("A[i][k]") && code.contains("tss_p0[k - tss_p0_l1][j - tss_p0_l0]"), "{code}");
     let g = root().join("polybench/linear-algebra/gemm.c");
     let src = std::fs::read_to_string(&g).unwrap();
     let (code, _) = tss::tile_source(&g, &src, &packed).unwrap();
     assert_eq!(code.matches("__builtin_malloc").count(), 1, "{code}");
     assert!(code.contains("tss_p0[tss_p0_x0 - tss_p0_l0][tss_p0_x1 - tss_p0_l1] = B[tss_p0_x0][tss_p0_x1];"), "{code}");
+}
+
+/// gemm's `C[i][j] *= beta` has two loops and nothing feeds it: it runs
+/// first, in a band of its own, and the product's tiles are not split at
+/// `k == 0`. trmm's `B[i][j] = alpha * B[i][j]` is fed by the sum before it
+/// and stays in its band.
+#[test]
+fn shallow_statements_nothing_feeds_run_first() {
+    let g = root().join("polybench/linear-algebra/gemm.c");
+    let (code, reports) = tss::tile_source(&g, &std::fs::read_to_string(&g).unwrap(), &TileOptions::default()).unwrap();
+    let statements: Vec<&[String]> = reports[0].bands.iter().map(|b| &b.statements[..]).collect();
+    assert_eq!(statements, [&["S0".to_string()][..], &["S1".to_string()][..]]);
+    assert!(code.find("C[i][j] *= beta;") < code.find("C[i][j] += alpha") && !code.contains("_t >= 1"), "{code}");
+    // syrk with its scaling after the sum: fed by it, the scaling stays.
+    let k = root().join("polybench/linear-algebra/syrk.c");
+    let src = std::fs::read_to_string(&k).unwrap();
+    let (a, b) = (src.find("#pragma scop\n").unwrap(), src.find("#pragma endscop\n").unwrap());
+    let scop = "#pragma scop
+  for (i = 0; i < _PB_N; i++) {
+    for (k = 0; k < _PB_M; k++)
+      for (j = 0; j <= i; j++)
+        C[i][j] += alpha * A[i][k] * A[j][k];
+    for (j = 0; j <= i; j++)
+      C[i][j] *= beta;
+  }
+";
+    let post = format!("{}{scop}{}", &src[..a], &src[b..]);
+    let (code, reports) = tss::tile_source(&k, &post, &TileOptions::default()).unwrap();
+    assert_eq!(reports[0].bands.len(), 1, "{:?}", reports[0].bands);
+    assert_eq!(reports[0].bands[0].statements.len(), 2);
+    let dir = tempfile::tempdir().unwrap();
+    let (orig, tiled) = (dir.path().join("post.c"), dir.path().join("tiled.c"));
+    std::fs::write(&orig, &post).unwrap();
+    std::fs::write(&tiled, &code).unwrap();
+    assert_eq!(compile_and_run(&tiled, &dir.path().join("tiled")), compile_and_run(&orig, &dir.path().join("orig")));
 }
 
 /// trmm's `k > i` under a jammed `i`: the copies share `k`'s common range,

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::*;
-use crate::analyze;
+use crate::{Analysis, analyze};
 
 fn kernel(rel: &str) -> Kernel {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench").join(rel);
@@ -263,14 +263,13 @@ fn the_sink_set_tells_the_two_loop_orders_apart() {
 
 #[test]
 fn the_conflict_set_sees_syrks_column_share_two_l1_sets_at_m_1792() {
-    // PolyBench syrk runs i, k, j inside a tile: the vector loop j walks
-    // down the column A[j][k]. Rows 1792 doubles apart (14336 bytes)
-    // alternate between 2 of 64 sets, so a 32-row column asks 16 lines of
-    // an 8-way set; 1500 doubles apart spread over the sets.
+    // With its scaling after the accumulation, syrk runs i, k, j inside a
+    // tile: the vector loop j walks down the column A[j][k]. Rows 1792
+    // doubles apart (14336 bytes) alternate between 2 of 64 sets, so a
+    // 32-row column asks 16 lines of an 8-way set; 1500 doubles apart
+    // spread over the sets.
     let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
-    let conflicts = |rel: &str, sizes: &str, cfg: Option<Config>| {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
-        let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+    let conflicts = |a: &Analysis, sizes: &str, cfg: Option<Config>| {
         let shape = a.shape(&Sizes::parse(&a.scop.params, sizes).unwrap(), 256).unwrap();
         let v = a.kernel.vector(FeatureSet::Conflict, &shape, cfg.as_ref(), &c);
         assert_eq!(v.len(), FeatureSet::Conflict.len());
@@ -279,25 +278,49 @@ fn the_conflict_set_sees_syrks_column_share_two_l1_sets_at_m_1792() {
         let at = |n: &str| v[names.iter().position(|x| *x == n).unwrap()];
         (at("CONFLICT_1"), at("CONFLICT_2"))
     };
-    let syrk = "polybench/linear-algebra/syrk.c";
-    assert_eq!(conflicts(syrk, "N=1536,M=1792", Some(Config::cubic(32))), (1.0, 1.0));
-    assert_eq!(conflicts(syrk, "N=1536,M=1792", Some(Config::cubic(128))).0, 1.0);
+    let syrk = post_scaled_syrk();
+    assert_eq!(syrk.report.bands.last().unwrap().orders.plain, [0, 2, 1]);
+    assert_eq!(conflicts(&syrk, "N=1536,M=1792", Some(Config::cubic(32))), (1.0, 1.0));
+    assert_eq!(conflicts(&syrk, "N=1536,M=1792", Some(Config::cubic(128))).0, 1.0);
     // 16 rows fill the two sets' 8 ways: nothing beyond capacity.
-    assert_eq!(conflicts(syrk, "N=1536,M=1792", Some(Config::cubic(16))), (0.0, 0.0));
-    assert_eq!(conflicts(syrk, "N=1200,M=1500", Some(Config::cubic(32))), (0.0, 0.0));
+    assert_eq!(conflicts(&syrk, "N=1536,M=1792", Some(Config::cubic(16))), (0.0, 0.0));
+    assert_eq!(conflicts(&syrk, "N=1200,M=1500", Some(Config::cubic(32))), (0.0, 0.0));
     // The untiled code walks the whole column: beyond the L1 anyway.
-    assert_eq!(conflicts(syrk, "N=1536,M=1792", None), (0.0, 0.0));
-    // The corpus's syrk-upper runs i, j, k: k walks rows, and the 32x32
-    // block of A that j and k sweep is what shares the two sets.
-    assert_eq!(conflicts("corpus/blas/syrk-upper.c", "N=1536,M=1792", Some(Config::cubic(32))), (0.0, 1.0));
+    assert_eq!(conflicts(&syrk, "N=1536,M=1792", None), (0.0, 0.0));
+    // PolyBench's syrk (its scaling cut off in front) and the corpus's
+    // syrk-upper run i, j, k: k walks rows, and the 32x32 block of A that
+    // j and k sweep is what shares the two sets.
+    for rel in ["polybench/linear-algebra/syrk.c", "corpus/blas/syrk-upper.c"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+        let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+        assert_eq!(conflicts(&a, "N=1536,M=1792", Some(Config::cubic(32))), (0.0, 1.0), "{rel}");
+    }
+}
+
+/// PolyBench's syrk with the scaling by beta after the accumulation. Fed by
+/// it, the scaling stays in the band rather than running first, and its two
+/// references to `C[i][j]` make `j` the band's innermost point loop.
+fn post_scaled_syrk() -> Analysis {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench/linear-algebra/syrk.c");
+    let src = std::fs::read_to_string(&path).unwrap();
+    let (a, b) = (src.find("#pragma scop\n").unwrap(), src.find("#pragma endscop\n").unwrap());
+    let scop = "#pragma scop
+  for (i = 0; i < _PB_N; i++) {
+    for (k = 0; k < _PB_M; k++)
+      for (j = 0; j <= i; j++)
+        C[i][j] += alpha * A[i][k] * A[j][k];
+    for (j = 0; j <= i; j++)
+      C[i][j] *= beta;
+  }
+";
+    analyze(&path, &format!("{}{scop}{}", &src[..a], &src[b..]), false).unwrap()
 }
 
 #[test]
 fn the_pack_set_counts_the_copied_references_and_clears_their_conflicts() {
-    // PolyBench syrk packs the column A[j][k] (read-only, reused across i):
-    // packed, the conflicts of that walk are gone.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench/linear-algebra/syrk.c");
-    let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+    // The post-scaled syrk packs the column A[j][k] (read-only, reused
+    // across i): packed, the conflicts of that walk are gone.
+    let a = post_scaled_syrk();
     let shape = a.shape(&Sizes::parse(&a.scop.params, "N=1536,M=1792").unwrap(), 256).unwrap();
     let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
     let names = FeatureSet::Pack.names();

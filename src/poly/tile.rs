@@ -31,8 +31,9 @@ pub enum DimKind {
     /// Position among the children of a sequence: never a loop.
     Seq,
     /// Tile-origin loop of band member `member`, stepping by `TSS_T{member+1}`.
-    /// `vector`: the member's point loop is the band's vector (`ivdep`) loop.
-    Tile { member: usize, vector: bool },
+    /// `innermost`: the member's point loop is the band's innermost one
+    /// (the vector loop, or a reduction such as syr2k's `k`).
+    Tile { member: usize, innermost: bool },
     /// Loop inside a tile: member `member` of band `band` (an index into
     /// [`TiledSchedule::bands`]). Point loops of one band are permutable,
     /// which is what makes unroll-and-jam among them legal.
@@ -340,7 +341,7 @@ impl Tiler<'_> {
                 let name = self.fresh(&format!("{point}_t"), &mut inner.names);
                 let parallel = parallel_member == Some(k);
                 let wavefront = wavefront && k == 0;
-                let kind = DimKind::Tile { member: k, vector: vector == Some(k) };
+                let kind = DimKind::Tile { member: k, innermost: point_order.last() == Some(&k) };
                 dims.push(Dim { kind, name, parallel, wavefront, ivdep: false });
             }
             let band = self.bands.len();
