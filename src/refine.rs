@@ -48,10 +48,12 @@ pub struct Space {
 }
 
 impl Space {
-    /// The space of `a`'s hot band (its first tiled band) on a machine with
-    /// `vector_regs` vector registers; `None` without a tiled band.
+    /// The space of `a`'s hot band (its deepest tiled band, the first of
+    /// equals: gemm's product, not the scaling that runs before it) on a
+    /// machine with `vector_regs` vector registers; `None` without a tiled
+    /// band.
     pub fn of(a: &crate::Analysis, vector_regs: usize, max_tile: usize) -> Option<Space> {
-        let band = a.report.bands.iter().find(|b| b.tiled)?;
+        let band = a.report.bands.iter().filter(|b| b.tiled).rev().max_by_key(|b| b.members.len())?;
         Some(Space {
             dims: a.tile_dims(),
             orders: band.orders.clone(),
@@ -298,6 +300,14 @@ mod tests {
             vector_regs: 16,
             max_tile: 2048,
         }
+    }
+
+    #[test]
+    fn the_hot_band_is_the_deepest_not_the_scaling_run_before_it() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench/linear-algebra/gemm.c");
+        let a = crate::analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+        assert_eq!(a.report.bands[0].members.len(), 2, "C *= beta runs first");
+        assert_eq!(Space::of(&a, 32, usize::MAX).unwrap().orders.plain, [0, 2, 1]);
     }
 
     #[test]
