@@ -225,27 +225,15 @@ fn shallow_statements_nothing_feeds_run_first() {
     assert_eq!(statements, [&["S0".to_string()][..], &["S1".to_string()][..]]);
     assert!(code.find("C[i][j] *= beta;") < code.find("C[i][j] += alpha") && !code.contains("_t >= 1"), "{code}");
     // syrk with its scaling after the sum: fed by it, the scaling stays.
-    let k = root().join("polybench/linear-algebra/syrk.c");
-    let src = std::fs::read_to_string(&k).unwrap();
-    let (a, b) = (src.find("#pragma scop\n").unwrap(), src.find("#pragma endscop\n").unwrap());
-    let scop = "#pragma scop
-  for (i = 0; i < _PB_N; i++) {
-    for (k = 0; k < _PB_M; k++)
-      for (j = 0; j <= i; j++)
-        C[i][j] += alpha * A[i][k] * A[j][k];
-    for (j = 0; j <= i; j++)
-      C[i][j] *= beta;
-  }
-";
-    let post = format!("{}{scop}{}", &src[..a], &src[b..]);
+    let k = root().join("tests/fixtures/syrk-post-scaled.c");
+    let post = std::fs::read_to_string(&k).unwrap();
     let (code, reports) = tss::tile_source(&k, &post, &TileOptions::default()).unwrap();
     assert_eq!(reports[0].bands.len(), 1, "{:?}", reports[0].bands);
     assert_eq!(reports[0].bands[0].statements.len(), 2);
     let dir = tempfile::tempdir().unwrap();
-    let (orig, tiled) = (dir.path().join("post.c"), dir.path().join("tiled.c"));
-    std::fs::write(&orig, &post).unwrap();
+    let tiled = dir.path().join("tiled.c");
     std::fs::write(&tiled, &code).unwrap();
-    assert_eq!(compile_and_run(&tiled, &dir.path().join("tiled")), compile_and_run(&orig, &dir.path().join("orig")));
+    assert_eq!(compile_and_run(&tiled, &dir.path().join("tiled")), compile_and_run(&k, &dir.path().join("orig")));
 }
 
 /// trmm's `k > i` under a jammed `i`: the copies share `k`'s common range,

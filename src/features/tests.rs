@@ -297,23 +297,12 @@ fn the_conflict_set_sees_syrks_column_share_two_l1_sets_at_m_1792() {
     }
 }
 
-/// PolyBench's syrk with the scaling by beta after the accumulation. Fed by
-/// it, the scaling stays in the band rather than running first, and its two
+/// syrk with the scaling by beta after the sum (a test fixture). Fed by it,
+/// the scaling stays in the band rather than running first, and its two
 /// references to `C[i][j]` make `j` the band's innermost point loop.
 fn post_scaled_syrk() -> Analysis {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench/linear-algebra/syrk.c");
-    let src = std::fs::read_to_string(&path).unwrap();
-    let (a, b) = (src.find("#pragma scop\n").unwrap(), src.find("#pragma endscop\n").unwrap());
-    let scop = "#pragma scop
-  for (i = 0; i < _PB_N; i++) {
-    for (k = 0; k < _PB_M; k++)
-      for (j = 0; j <= i; j++)
-        C[i][j] += alpha * A[i][k] * A[j][k];
-    for (j = 0; j <= i; j++)
-      C[i][j] *= beta;
-  }
-";
-    analyze(&path, &format!("{}{scop}{}", &src[..a], &src[b..]), false).unwrap()
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/syrk-post-scaled.c");
+    analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap()
 }
 
 #[test]
