@@ -281,7 +281,7 @@ fn guide(model: Rc<SavedModel>, picks: usize, caches: Caches) -> collect::Guide 
             configs.iter().map(|c| a.kernel.vector(set, shape, Some(&c.written_out(d)), &caches)).collect();
         model.predict(&rows)
     };
-    collect::Guide { picks, rank: Rc::new(rank) }
+    collect::Guide { picks, rank: Rc::new(rank), vectors: set.describes_vectors() }
 }
 
 /// Instances per kernel to plan for a space model: planning one costs ISL

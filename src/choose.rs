@@ -346,7 +346,9 @@ fn candidate_configs(
         let anchors = crate::space::anchors(a, &space.extents, caches, regs);
         let mut seen: std::collections::HashSet<Config> = out.iter().map(|c| c.written_out(d)).collect();
         let packed = if set.describes_packing() { space.packed(a) } else { Vec::new() };
-        for c in anchors.into_iter().chain(space.configs).chain(packed) {
+        let vectored = if set.describes_vectors() { space.vectored(a, regs) } else { Vec::new() };
+        let anchors = anchors.into_iter().filter(|c| set.describes_vectors() || c.vector == 0);
+        for c in anchors.chain(space.configs).chain(packed).chain(vectored) {
             if seen.insert(c.written_out(d)) {
                 out.push(c);
             }
@@ -554,11 +556,19 @@ mod tests {
         let space = crate::space::enumerate(&a, &sizes, &caches, 16).unwrap();
         let anchors = crate::space::anchors(&a, &space.extents, &caches, 16);
         let written: Vec<Config> = corpus.iter().map(|c| c.written_out(d)).collect();
-        for c in space.configs.iter().chain(&anchors) {
+        for c in space.configs.iter().chain(anchors.iter().filter(|c| c.vector == 0)) {
             assert!(written.contains(&c.written_out(d)), "{c} is missing");
         }
         let distinct: std::collections::HashSet<&Config> = written.iter().collect();
         assert_eq!(distinct.len(), written.len(), "each config once");
+        assert!(corpus.iter().all(|c| c.vector == 0), "a set blind to vector tiles does not rank them");
+        let vectors = candidate_configs(&a, &tiles, FeatureSet::Vector, &sizes, &caches, 16).unwrap();
+        let vectored = space.vectored(&a, 16);
+        assert!(!vectored.is_empty() && anchors.iter().any(|c| c.vector > 0), "matmul's k runs around its j");
+        let vectors: Vec<Config> = vectors.iter().map(|c| c.written_out(d)).collect();
+        for c in vectored.iter().chain(&anchors) {
+            assert!(vectors.contains(&c.written_out(d)), "{c} is missing from the vector set's candidates");
+        }
         // The original, as a kept candidate and as a report names it.
         let k = Kept::of(&Variant::Untiled, d, 1.0);
         assert!(k.untiled && k.tile.is_empty() && k.label() == "untiled");

@@ -75,6 +75,10 @@ pub struct Guide {
     pub picks: usize,
     /// Predicted cost of each config of an instance, lower first.
     pub rank: std::rc::Rc<Rank>,
+    /// Whether the model tells vector register tiles from plain configs
+    /// ([`crate::features::FeatureSet::describes_vectors`]): a model that
+    /// cannot would learn nothing from timing them.
+    pub vectors: bool,
 }
 
 impl std::fmt::Debug for Guide {
@@ -198,8 +202,11 @@ pub fn space_variants(
     let sample = space.sample(n, seed, &anchors);
     // Its own seed: the plain sample stays what it was before packing joined the space.
     let packed = crate::space::spread(&space.packed(a), n / crate::space::PACK_SHARE, seed ^ PACK_SEED);
+    // Likewise for the vector tiles, at the packed sample's size.
+    let vectored =
+        crate::space::spread(&space.vectored(a, vector_regs), n / crate::space::PACK_SHARE, seed ^ VECTOR_SEED);
     let anchors = if with_anchors { anchors } else { Vec::new() };
-    Ok(anchors.into_iter().chain(sample).chain(packed).map(Variant::Tiled).collect())
+    Ok(anchors.into_iter().chain(sample).chain(packed).chain(vectored).map(Variant::Tiled).collect())
 }
 
 /// The `picks` configs of an instance's space (packed twins included) that
@@ -216,6 +223,9 @@ fn guided_picks(
     let space = crate::space::enumerate(a, sizes, caches, vector_regs)?;
     let mut configs = space.packed(a);
     configs.splice(0..0, space.configs.iter().cloned());
+    if guide.vectors {
+        configs.extend(space.vectored(a, vector_regs));
+    }
     let score = (guide.rank)(a, shape, &configs);
     let mut order: Vec<usize> = (0..configs.len()).collect();
     order.sort_by(|&x, &y| score[x].total_cmp(&score[y]));
@@ -224,6 +234,9 @@ fn guided_picks(
 
 /// Mixed into an instance's seed for its packed sample.
 const PACK_SEED: u64 = 0x7061_636b;
+
+/// Mixed into an instance's seed for its vector-tile sample.
+const VECTOR_SEED: u64 = 0x7665_6374;
 
 struct Work {
     kernel: usize,
@@ -281,6 +294,9 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             if let Some(n) = plan.space {
                 let regs = here.vector_registers();
                 all.extend(space_variants(a, &sizes, &plan.caches, n, regs, draw_seed, plan.guide.is_none())?);
+                if plan.guide.as_ref().is_some_and(|g| !g.vectors) {
+                    all.retain(|v| !matches!(v, Variant::Tiled(c) if c.vector > 0));
+                }
             } else {
                 let mut tiled = variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64));
                 if let Some(n) = plan.sample {

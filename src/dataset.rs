@@ -115,6 +115,7 @@ impl Record {
             && self.time_median.is_some()
             && self.features.len() >= set.len()
             && (set.describes_unrolling() || !self.tile.contains(':'))
+            && (set.describes_vectors() || !self.tile.contains(crate::config::VECTOR))
             && (set.describes_untiled() || self.tile != UNTILED)
     }
 
@@ -126,7 +127,7 @@ impl Record {
 
 /// The feature set rows store: the widest. Files written before a set
 /// existed lack its columns, and their rows serve the narrower sets only.
-pub const STORED: FeatureSet = FeatureSet::Pack;
+pub const STORED: FeatureSet = FeatureSet::Vector;
 
 pub fn header() -> Vec<String> {
     let feats = STORED.names().into_iter().map(|n| format!("f_{n}"));

@@ -140,7 +140,7 @@ enum Command {
         #[arg(long, value_name = "CONFIG")]
         tile: Vec<String>,
         /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers`, `scop`, `traffic`, `sink`,
-        /// `conflict` or `pack`.
+        /// `conflict`, `pack` or `vector`.
         #[arg(long, default_value = "paper")]
         set: FeatureSet,
         /// One JSON array of {name: value} objects, one per tile.
@@ -252,8 +252,10 @@ enum Command {
         /// statement's work, element size and vector length), `traffic` (`scop` and an
         /// analytical estimate of the bytes loaded into L1 and L2) or `sink` (`traffic` and the
         /// loop order around a band with loops inside it, `/nosink` configs; README, "Features")
-        /// `conflict` (`sink` and the L1 set conflicts of the inner point loops' walks) or `pack`
-        /// (`conflict` and the references a `/pack` config copies; `predict` then ranks `/pack`).
+        /// `conflict` (`sink` and the L1 set conflicts of the inner point loops' walks), `pack`
+        /// (`conflict` and the references a `/pack` config copies; `predict` then ranks `/pack`) or
+        /// `vector` (`pack` and the vector register tile's width, rows and register use;
+        /// `predict` then ranks `/vG` configs).
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`

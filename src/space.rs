@@ -33,6 +33,12 @@
 //!    draws them as a sample of their own, a quarter of the plain sample's
 //!    size ([`PACK_SHARE`]), so that instances measured before packing was
 //!    in the space keep their sample and gain the packed one.
+//! 7. **Vector register tiles**: where code generation makes one
+//!    ([`Config::vector`]: a reduction directly around the vector loop),
+//!    every vector tile [`refine::vector_tiles`] fits in the registers at
+//!    each plain shape of steps 3 and 5, packed where packing changes the
+//!    code ([`Space::vectored`]). They are sampled apart too, at the packed
+//!    sample's size, for the same reason.
 //!
 //! Beside the space, every instance times the same **anchors** (see
 //! [`anchors`]), so that the baselines of an evaluation (Pluto's 32, the
@@ -179,7 +185,9 @@ pub fn cache_rule(a: &Analysis, extents: &[i64], caches: &Caches) -> Config {
 /// The configs every instance times beside its sample: Pluto's 32, the
 /// [`CONSTANTS`] and the cache rule's pick, each plain and with the first
 /// register tile the refinement would try, in both loop orders where the
-/// band has two (step 5 of the rule).
+/// band has two (step 5 of the rule), and the first vector tile of each
+/// constant where code generation makes one (step 7), so that evaluations
+/// can hold vector tiles to the same fixed-rule standard.
 /// None without a tiled band: its code does not depend on the tiles.
 pub fn anchors(a: &Analysis, extents: &[i64], caches: &Caches, vector_regs: usize) -> Vec<Config> {
     if extents.is_empty() {
@@ -198,7 +206,22 @@ pub fn anchors(a: &Analysis, extents: &[i64], caches: &Caches, vector_regs: usiz
             }
         }
     }
+    for c in CONSTANTS.iter().flat_map(|&t| orders(a, Config::cubic(t))) {
+        if let Some(v) = vector_tiles(a, &c, vector_regs).into_iter().next() {
+            out.push(v);
+        }
+    }
     out
+}
+
+/// The vector register tiles of plain config `c` (step 7 of the rule), the
+/// most promising first; empty where code generation makes none under `c`'s
+/// loop order.
+fn vector_tiles(a: &Analysis, c: &Config, vector_regs: usize) -> Vec<Config> {
+    match refine::Space::of(a, vector_regs, usize::MAX) {
+        Some(space) if a.can_vector(c) => refine::vector_tiles(c, &refine::Space { can_vector: true, ..space }),
+        _ => Vec::new(),
+    }
 }
 
 impl Space {
@@ -215,6 +238,23 @@ impl Space {
     pub fn packed(&self, a: &Analysis) -> Vec<Config> {
         let packs = [false, true].map(|sink| a.can_pack(&Config::cubic(32).with_sink(sink)));
         self.configs.iter().filter(|c| packs[usize::from(c.sink)]).map(|c| c.with_pack(true)).collect()
+    }
+
+    /// The vector register tiles of every plain config (step 7 of the
+    /// rule), in the space's order; empty for a kernel without a reduction
+    /// around its vector loop. Code generation decides that once per loop
+    /// order, not per shape.
+    pub fn vectored(&self, a: &Analysis, vector_regs: usize) -> Vec<Config> {
+        let Some(space) = refine::Space::of(a, vector_regs, usize::MAX) else { return Vec::new() };
+        let space = refine::Space { can_vector: true, ..space };
+        let vectors = [false, true].map(|sink| a.can_vector(&Config::cubic(32).with_sink(sink)));
+        let mut seen = std::collections::HashSet::new();
+        self.configs
+            .iter()
+            .filter(|c| !c.is_unrolled() && vectors[usize::from(c.sink)])
+            .flat_map(|c| refine::vector_tiles(c, &space))
+            .filter(|v| seen.insert(v.clone()))
+            .collect()
     }
 }
 
@@ -298,9 +338,21 @@ mod tests {
         let packed = space.packed(&a);
         assert_eq!(packed.len(), space.configs.len());
         assert!(packed.iter().zip(&space.configs).all(|(p, c)| p.pack && *p == c.with_pack(true)));
+        // Its k runs directly around the vector loop j: vector tiles at every
+        // plain shape, packed, within 16 registers, in a sample of their own.
+        let vectored = space.vectored(&a, 16);
+        let plain = space.configs.iter().filter(|c| !c.is_unrolled()).count();
+        assert!(vectored.len() >= plain, "{} vector tiles for {plain} plain shapes", vectored.len());
+        for v in &vectored {
+            assert!(v.pack && v.vector > 0 && v.unroll(0) * v.vector + v.vector < 16, "{v}");
+            assert!(space.configs.contains(&Config::tiled(v.tiles.clone())), "{v} is a tile shape of the space");
+        }
         let variants = crate::collect::space_variants(&a, &sizes, &caches, 12, 16, 5, true).unwrap();
-        let packs = variants.iter().filter(|v| v.to_string().ends_with(crate::config::PACK)).count();
-        assert_eq!((variants.len(), packs), (anchors.len() + 12 + 12 / PACK_SHARE, 12 / PACK_SHARE));
+        let count = |end: &str| variants.iter().filter(|v| v.to_string().contains(end)).count();
+        let anchored = anchors.iter().filter(|c| c.vector > 0).count();
+        assert_eq!(anchored, CONSTANTS.len(), "one vector tile per constant");
+        assert_eq!(variants.len(), anchors.len() + 12 + 2 * (12 / PACK_SHARE));
+        assert_eq!(count(crate::config::VECTOR), anchored + 12 / PACK_SHARE);
     }
 
     #[test]

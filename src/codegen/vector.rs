@@ -118,13 +118,12 @@ impl Printer<'_> {
         let written = self.written_names(&body)?;
         let mut stmts = Vec::new();
         for (text, _) in &copies {
-            let text = pack::rewrite(text.trim(), &self.active);
-            match lanes(&text, &j, &r, &written) {
-                Some(l) if l.column == stmts.first().map_or(l.column.clone(), |f: &Lanes| f.column.clone()) => {
-                    stmts.push(l)
-                }
-                _ => return Ok(false),
-            }
+            let Some(l) = lanes(&pack::rewrite(text.trim(), &self.active), &j, &r, &written) else { return Ok(false) };
+            stmts.push(l);
+        }
+        // Every copy must write the same column: the accumulators span it.
+        if stmts.iter().any(|s| s.column != stmts[0].column) {
+            return Ok(false);
         }
         // A float SCoP computes a floating literal in double; its vectors would not.
         if self.scop.element == Element::Float && stmts.iter().any(|s| s.literal) {

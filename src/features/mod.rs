@@ -98,6 +98,13 @@ pub enum FeatureSet {
     /// pack). The views of packing configs also see their intra-tile order
     /// and leave the copied references out of the conflicts.
     Pack,
+    /// `pack`, then the vector register tile ([`crate::Config::vector`]):
+    /// its width in vectors, its rows, and how full it keeps the vector
+    /// registers (accumulators plus one load per vector, over the 16 or 32
+    /// registers of this machine's vector width); zeros without one. Older
+    /// sets see a vector tile as the plain config it rewrites, so only
+    /// models of this set rank `/vG` candidates.
+    Vector,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -113,8 +120,9 @@ const TRAFFIC_EXTRA: [&str; 3] = ["LOG_TRAFFIC_L1", "LOG_TRAFFIC_L2", "LOG_DATA"
 const SINK_EXTRA: [&str; 2] = ["SUNK", "LOG_BELOW"];
 const CONFLICT_EXTRA: [&str; 2] = ["CONFLICT_1", "CONFLICT_2"];
 const PACK_EXTRA: [&str; 1] = ["PACKED"];
+const VECTOR_EXTRA: [&str; 3] = ["V_GROUPS", "V_ROWS", "V_FILL"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 7] = [
+const WIDER: [(FeatureSet, &[&str]); 8] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
@@ -122,6 +130,7 @@ const WIDER: [(FeatureSet, &[&str]); 7] = [
     (FeatureSet::Sink, &SINK_EXTRA),
     (FeatureSet::Conflict, &CONFLICT_EXTRA),
     (FeatureSet::Pack, &PACK_EXTRA),
+    (FeatureSet::Vector, &VECTOR_EXTRA),
 ];
 
 impl FeatureSet {
@@ -142,6 +151,12 @@ impl FeatureSet {
     /// of such a set rank `/pack` candidates.
     pub fn describes_packing(self) -> bool {
         self >= FeatureSet::Pack
+    }
+
+    /// Whether the set tells vector register tiles from the plain configs
+    /// they rewrite: only models of such a set rank `/vG` candidates.
+    pub fn describes_vectors(self) -> bool {
+        self >= FeatureSet::Vector
     }
 
     /// Whether the set ranks the untiled original beside the tiles (older
@@ -170,6 +185,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Sink => "sink",
             FeatureSet::Conflict => "conflict",
             FeatureSet::Pack => "pack",
+            FeatureSet::Vector => "vector",
         })
     }
 }
@@ -186,8 +202,9 @@ impl FromStr for FeatureSet {
             "sink" => Ok(FeatureSet::Sink),
             "conflict" => Ok(FeatureSet::Conflict),
             "pack" => Ok(FeatureSet::Pack),
+            "vector" => Ok(FeatureSet::Vector),
             _ => Err(format!(
-                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict or pack)"
+                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack or vector)"
             )),
         }
     }
@@ -468,7 +485,22 @@ impl Kernel {
         if set >= FeatureSet::Pack {
             v.push(self.packed.iter().filter(|&&p| p).count() as f64);
         }
+        if set.describes_vectors() {
+            v.extend(self.vector_extra(shape, (!untiled).then_some(config)));
+        }
         v
+    }
+
+    /// V_GROUPS, V_ROWS, V_FILL of a config ([`FeatureSet::Vector`]). The
+    /// tile's rows are the copies of the point loop outside the reduction
+    /// (the outer of the three innermost point loops; one row in a 2-deep
+    /// band), each holding one accumulator per vector.
+    fn vector_extra(&self, shape: &Shape, config: Option<&Config>) -> [f64; 3] {
+        let Some(c) = config.filter(|c| c.vector > 0) else { return [0.0; 3] };
+        let groups = c.vector as f64;
+        let rows = self.intra[0].member.map_or(1.0, |m| c.unroll(m) as f64);
+        let registers = if shape.vector_bits >= 512 { 32.0 } else { 16.0 };
+        [groups, rows, (rows * groups + groups) / registers]
     }
 
     /// Trip count of every band member at this instance (from the feature

@@ -331,3 +331,29 @@ fn the_pack_set_counts_the_copied_references_and_clears_their_conflicts() {
     let gv = |cfg: Config| g.kernel.vector(FeatureSet::Pack, &shape, Some(&cfg), &c);
     assert_eq!(gv(Config::cubic(32)), gv(Config::cubic(32).with_pack(true)));
 }
+
+#[test]
+fn the_vector_set_describes_the_vector_tile_and_nothing_else() {
+    // matmul (i, k, j): rows on i, the reduction k, vectors along j.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench/paper/matmul.c");
+    let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+    let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+    let names = FeatureSet::Vector.names();
+    let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
+    let tile: Config = "128x128x64:4x1x1/pack/v3".parse().unwrap();
+    for (bits, fill) in [(256, (4.0 * 3.0 + 3.0) / 16.0), (512, (4.0 * 3.0 + 3.0) / 32.0)] {
+        let shape = a.shape(&Sizes::parse(&a.scop.params, "NI=500,NJ=400,NK=300").unwrap(), bits).unwrap();
+        let v = |cfg: Option<&Config>| a.kernel.vector(FeatureSet::Vector, &shape, cfg, &c);
+        let vt = v(Some(&tile));
+        assert_eq!(vt.len(), FeatureSet::Vector.len());
+        assert_eq!((at(&vt, "V_GROUPS"), at(&vt, "V_ROWS"), at(&vt, "V_FILL")), (3.0, 4.0, fill), "{bits} bits");
+        let plain = v(Some(&tile.with_vector(0)));
+        for (n, x) in [("V_GROUPS", 0.0), ("V_ROWS", 0.0), ("V_FILL", 0.0)] {
+            assert_eq!((at(&plain, n), at(&v(None), n)), (x, x), "{n} of a plain config and the untiled code");
+        }
+        // The narrower sets cannot tell the two apart: only this set ranks vector tiles.
+        let pack = FeatureSet::Pack.len();
+        assert_eq!(vt[..pack], plain[..pack]);
+        assert_eq!(&vt[..pack], &a.kernel.vector(FeatureSet::Pack, &shape, Some(&tile), &c)[..]);
+    }
+}
