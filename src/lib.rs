@@ -105,6 +105,9 @@ pub struct Analysis {
     pub scop: Scop,
     pub report: ScopReport,
     pub kernel: features::Kernel,
+    /// [`Analysis::vectors_under`] per loop order, found once: it takes code
+    /// generation, which on some SCoPs takes ISL seconds.
+    vector_orders: std::sync::OnceLock<[bool; 2]>,
 }
 
 impl Analysis {
@@ -134,6 +137,15 @@ impl Analysis {
         let config = config.with_pack(self.can_pack(config)).with_vector(1);
         let opts = TileOptions { config, ..TileOptions::default() };
         tile_scop(&self.scop, &opts).is_ok_and(|(code, _)| codegen::has_vector_tile(&code))
+    }
+
+    /// Whether a vector register tile changes the code under the loop order
+    /// of [`Config::sink`]` = sink` ([`Analysis::can_vector`] at any tile
+    /// size: the form it needs does not depend on them), computed once.
+    pub fn vectors_under(&self, sink: bool) -> bool {
+        let orders =
+            self.vector_orders.get_or_init(|| [false, true].map(|s| self.can_vector(&Config::cubic(32).with_sink(s))));
+        orders[usize::from(sink)]
     }
 
     /// Statement instances one run executes at `sizes`, over-approximated by
@@ -210,7 +222,7 @@ pub fn analyze(file: &Path, src: &str, parallel: bool) -> Result<Analysis, Error
         line: scop.region.line,
         msg: e.0,
     })?;
-    Ok(Analysis { file: file.into(), tiled, scop, report, kernel })
+    Ok(Analysis { file: file.into(), tiled, scop, report, kernel, vector_orders: Default::default() })
 }
 
 /// How a SCoP was transformed, from most to least optimised. `tss tile`

@@ -219,7 +219,9 @@ pub fn anchors(a: &Analysis, extents: &[i64], caches: &Caches, vector_regs: usiz
 /// loop order.
 fn vector_tiles(a: &Analysis, c: &Config, vector_regs: usize) -> Vec<Config> {
     match refine::Space::of(a, vector_regs, usize::MAX) {
-        Some(space) if a.can_vector(c) => refine::vector_tiles(c, &refine::Space { can_vector: true, ..space }),
+        Some(space) if a.vectors_under(c.sink) => {
+            refine::vector_tiles(c, &refine::Space { can_vector: true, ..space })
+        }
         _ => Vec::new(),
     }
 }
@@ -243,15 +245,14 @@ impl Space {
     /// The vector register tiles of every plain config (step 7 of the
     /// rule), in the space's order; empty for a kernel without a reduction
     /// around its vector loop. Code generation decides that once per loop
-    /// order, not per shape.
+    /// order ([`Analysis::vectors_under`]), not per shape.
     pub fn vectored(&self, a: &Analysis, vector_regs: usize) -> Vec<Config> {
         let Some(space) = refine::Space::of(a, vector_regs, usize::MAX) else { return Vec::new() };
         let space = refine::Space { can_vector: true, ..space };
-        let vectors = [false, true].map(|sink| a.can_vector(&Config::cubic(32).with_sink(sink)));
         let mut seen = std::collections::HashSet::new();
         self.configs
             .iter()
-            .filter(|c| !c.is_unrolled() && vectors[usize::from(c.sink)])
+            .filter(|c| !c.is_unrolled() && a.vectors_under(c.sink))
             .flat_map(|c| refine::vector_tiles(c, &space))
             .filter(|v| seen.insert(v.clone()))
             .collect()
