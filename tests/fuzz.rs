@@ -95,6 +95,8 @@ fn seeded_random_programs_and_mutants() {
     // The generator must mostly produce programs tss accepts, or it tests little.
     assert!(summary.counts.get(&Outcome::Equal).copied().unwrap_or(0) >= 90, "{summary}");
     let worst = summary.slowest.first().map_or(0.0, |s| s.0);
-    // 2 s on a quiet machine (README); here compilations run beside it.
-    assert!(worst <= 4.0, "slowest tss tile call took {worst:.2} s\n{summary}");
+    // Most calls take well under 2 s; a program whose scheduling exceeds
+    // every plan's wall-clock budget (4 + 2 + 1 s, a safety net behind the
+    // operation cap) falls back after about 7 s, and compilations run beside it.
+    assert!(worst <= 9.0, "slowest tss tile call took {worst:.2} s\n{summary}");
 }
