@@ -219,9 +219,7 @@ pub fn anchors(a: &Analysis, extents: &[i64], caches: &Caches, vector_regs: usiz
 /// loop order.
 fn vector_tiles(a: &Analysis, c: &Config, vector_regs: usize) -> Vec<Config> {
     match refine::Space::of(a, vector_regs, usize::MAX) {
-        Some(space) if a.vectors_under(c.sink) => {
-            refine::vector_tiles(c, &refine::Space { can_vector: true, ..space })
-        }
+        Some(space) if a.vectors_under(c.sink) => refine::vector_tiles(c, &refine::Space { can_vector: true, ..space }),
         _ => Vec::new(),
     }
 }
