@@ -10,7 +10,9 @@
 //!
 //! Baselines beside the model, on the same rows: Pluto's tile 32, the
 //! analytical cache rule (the largest candidate whose tile working set fits
-//! L2), the best constant tile chosen on the training rows, and random
+//! L2), the best constant tile chosen on the training rows (and, for models
+//! that rank vector tiles, the best tile taken as its vector anchor wherever
+//! the instance has one), and random
 //! search against model-guided search at equal numbers of measurements
 //! ([`search_curve`]).
 
@@ -24,8 +26,20 @@ use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
 use crate::select::keep_best;
 
-pub const METHODS: [&str; 8] =
-    ["T1", "T6-Random", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "best"];
+pub const METHODS: [&str; 9] =
+    ["T1", "T6-Random", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "constant+vector", "best"];
+
+/// The constant baselines, chosen on training rows ([`best_constant`]).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Constants {
+    /// The one config with the lowest geometric-mean TN.
+    pub plain: Option<String>,
+    /// A cubic tile taken as its vector anchor wherever the instance has one
+    /// (a fixed register tile where codegen makes one) and plain elsewhere:
+    /// the fixed rule a `vector` model must beat. `None` unless the set
+    /// describes vector tiles.
+    pub vector: Option<String>,
+}
 
 /// One method on one instance.
 #[derive(Clone, Debug, Serialize)]
@@ -80,27 +94,51 @@ fn timed<'a>(rows: &[&'a Record], set: FeatureSet) -> Vec<&'a Record> {
     rows.iter().copied().filter(|r| r.is_candidate(set)).collect()
 }
 
-/// The constant tile with the lowest geometric-mean TN over the training
-/// instances, among tiles timed on at least 90 % of them: the baseline a
-/// model must beat to be worth having.
-pub fn best_constant(train: &[Record], set: FeatureSet) -> Option<String> {
-    let groups = instances(train);
-    let mut log_tn: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
-    for rows in groups.values() {
-        let cands = timed(rows, set);
+/// The constant baselines of the training rows: among the configs timed
+/// on at least 90 % of the instances, the one with the lowest geometric-mean
+/// TN, and the same for the rule "this tile, as its vector anchor where the
+/// instance has one". These are what a model must beat to be worth having.
+pub fn best_constant(train: &[Record], set: FeatureSet) -> Constants {
+    let groups: Vec<Vec<&Record>> = instances(train).values().map(|rows| timed(rows, set)).collect();
+    let mut log_tn: BTreeMap<&str, (f64, f64, usize)> = BTreeMap::new();
+    for cands in &groups {
         let best = cands.iter().filter_map(|r| r.time_median).fold(f64::INFINITY, f64::min);
-        for r in &cands {
+        let tn = |k: usize| (cands[k].time_median.unwrap_or(f64::NAN) / best).ln();
+        for (k, r) in cands.iter().enumerate() {
             let e = log_tn.entry(r.tile.as_str()).or_default();
-            e.0 += (r.time_median.unwrap_or(f64::NAN) / best).ln();
-            e.1 += 1;
+            e.0 += tn(k);
+            e.1 += tn(vector_anchor(cands, &r.tile).unwrap_or(k));
+            e.2 += 1;
         }
     }
-    let need = (groups.len() as f64 * 0.9).ceil() as usize;
-    log_tn
-        .into_iter()
-        .filter(|(_, (_, n))| *n >= need.max(1))
-        .min_by(|a, b| (a.1.0 / a.1.1 as f64).total_cmp(&(b.1.0 / b.1.1 as f64)))
-        .map(|(t, _)| t.to_string())
+    let need = ((groups.len() as f64 * 0.9).ceil() as usize).max(1);
+    let covered: Vec<_> = log_tn.into_iter().filter(|(_, e)| e.2 >= need).collect();
+    let argmin = |f: fn(&(f64, f64, usize)) -> f64| {
+        covered.iter().min_by(|a, b| f(&a.1).total_cmp(&f(&b.1))).map(|(t, _)| t.to_string())
+    };
+    Constants {
+        plain: argmin(|e| e.0 / e.2 as f64),
+        vector: argmin(|e| e.1 / e.2 as f64).filter(|_| set.describes_vectors()),
+    }
+}
+
+/// The vector anchor of plain tile `tile` among an instance's `cands`: a
+/// register-tiled row whose plain part is `tile`. Collection times the same
+/// vector tile at every cubic anchor, so where several rows qualify (a
+/// sampled vector config may share the plain part) the one whose suffix
+/// recurs on the most other tiles is the anchor.
+fn vector_anchor(cands: &[&Record], tile: &str) -> Option<usize> {
+    let split = |t: &str| t.find([':', '/']).map(|i| (t[..i].to_string(), t[i..].to_string()));
+    let vectored = |t: &str| t.contains(crate::config::VECTOR);
+    if tile.contains([':', '/']) {
+        return None;
+    }
+    let recurs = |suffix: &str| cands.iter().filter(|r| r.tile.ends_with(suffix) && vectored(&r.tile)).count();
+    (0..cands.len())
+        .filter(|&k| vectored(&cands[k].tile))
+        .filter_map(|k| split(&cands[k].tile).filter(|(p, _)| p == tile).map(|(_, suffix)| (k, recurs(&suffix))))
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(k, _)| k)
 }
 
 /// The analytical cache rule's pick among `cands`: the largest cubic tile
@@ -147,8 +185,8 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
 }
 
 /// Evaluates `model` on every instance of `records` (rows of one mode);
-/// `constant` is the best constant tile of the training rows, if known.
-pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) -> Vec<InstanceEval> {
+/// `constants` are the constant baselines of the training rows, if known.
+pub fn evaluate(model: &SavedModel, records: &[Record], constants: &Constants) -> Vec<InstanceEval> {
     let set = model.feature_set();
     let mut out = Vec::new();
     for ((kernel, sizes, _), rows) in instances(records) {
@@ -181,8 +219,13 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constant: Option<&str>) 
         if let Some(k) = traffic_rule_pick(&cands) {
             scores.insert("traffic rule".to_string(), score(times[k]));
         }
-        if let Some(k) = constant.and_then(|c| cands.iter().position(|r| r.tile == c)) {
+        let position = |c: &String| cands.iter().position(|r| r.tile == *c);
+        if let Some(k) = constants.plain.as_ref().and_then(position) {
             scores.insert("constant".to_string(), score(times[k]));
+        }
+        if let Some((c, k)) = constants.vector.as_ref().and_then(|c| Some((c, position(c)?))) {
+            let k = vector_anchor(&cands, c).unwrap_or(k);
+            scores.insert("constant+vector".to_string(), score(times[k]));
         }
         scores.insert("best".to_string(), score(best));
         out.push(InstanceEval {
@@ -353,6 +396,37 @@ mod tests {
         assert_eq!(traffic_rule_pick(&tie.iter().collect::<Vec<_>>()), Some(1), "untiled on a tie");
         let narrow = Record { features: vec![0.0; 3], ..traffic_row("8", 0.0, 0.0) };
         assert_eq!(traffic_rule_pick(&[&narrow]), None, "rows without traffic features");
+    }
+
+    /// A row of `tile` on instance `sizes` that ran `time` seconds, with
+    /// the `vector` set's features.
+    fn timed_row(sizes: &str, tile: &str, time: f64) -> Record {
+        let features = vec![0.0; FeatureSet::Vector.len()];
+        Record { sizes: sizes.into(), time_median: Some(time), features, ..crate::dataset::tests::rec(tile) }
+    }
+
+    #[test]
+    fn the_vector_constant_takes_each_tiles_vector_anchor_where_the_instance_has_one() {
+        let train = [
+            // An instance with vector tiles: 64's anchor (suffix `:4x1/v2`,
+            // timed at both cubic tiles) is fastest; a sampled vector config
+            // shares 64's plain part but not the anchors' suffix.
+            timed_row("n=1", "32x32", 4.0),
+            timed_row("n=1", "64x64", 2.0),
+            timed_row("n=1", "32x32:4x1/v2", 3.0),
+            timed_row("n=1", "64x64:4x1/v2", 1.0),
+            timed_row("n=1", "64x64:2x1/v3", 1.5),
+            // One without: 32 is much faster than 64.
+            timed_row("n=2", "32x32", 1.0),
+            timed_row("n=2", "64x64", 2.5),
+        ];
+        let c = best_constant(&train, FeatureSet::Vector);
+        assert_eq!(c.plain.as_deref(), Some("32x32"), "TN 4 and 1 beat 2 and 2.5 in geometric mean");
+        assert_eq!(c.vector.as_deref(), Some("64x64"), "as anchors, 64's TN 1 and 2.5 beat 32's 3 and 1");
+        let refs: Vec<&Record> = train[..5].iter().collect();
+        assert_eq!(vector_anchor(&refs, "64x64"), Some(3), "the suffix the other tile shares");
+        assert_eq!(vector_anchor(&refs, "64x64:4x1/v2"), None, "not a plain tile");
+        assert_eq!(best_constant(&train, FeatureSet::Pack).vector, None, "a set blind to vector tiles");
     }
 
     #[test]

@@ -864,13 +864,14 @@ fn run(cli: Cli) -> Result<(), Error> {
             if records.is_empty() {
                 return Err(Error::Usage(format!("no {mode} rows in {}", list_paths(&data))));
             }
-            let constant = constant_tile(&train, &model, &mode)?;
-            let evals = eval::evaluate(&model, &records, constant.as_deref());
+            let constants = constant_tiles(&train, &model, &mode)?;
+            let evals = eval::evaluate(&model, &records, &constants);
             let curve = eval::search_curve(&evals, 16);
             if json {
                 let out = serde_json::json!({
                     "summary": eval::summarize(&evals.iter().collect::<Vec<_>>()),
-                    "constant": constant,
+                    "constant": constants.plain,
+                    "constant_vector": constants.vector,
                     "search_curve": curve,
                     "instances": evals,
                 });
@@ -1043,8 +1044,8 @@ fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>, po
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;
         let train_rows = dataset::load_all(data).map_err(Error::Usage)?;
-        let constant = eval::best_constant(&train_rows, model.feature_set());
-        let evals = eval::evaluate(&model, &recs, constant.as_deref());
+        let constants = eval::best_constant(&train_rows, model.feature_set());
+        let evals = eval::evaluate(&model, &recs, &constants);
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));
         model.meta.scores["test"] = serde_json::json!({ "file": test.display().to_string(), "summary": summary });
@@ -1096,28 +1097,30 @@ fn parse_unroll(s: &str) -> Result<Vec<usize>, Error> {
         .map_err(|e| Error::Usage(format!("--unroll: {e}")))
 }
 
-/// `dir/gemm.c` -> `dir/gemm.tiled.c`, like polycc's `.pluto.c`.
-/// The best constant tile of `train` (or of the model's training files
-/// when they exist here), said on stderr; `None` when there are no such rows.
-fn constant_tile(
+/// The constant baselines of `train` (or of the model's training files
+/// when they exist here), said on stderr; none when there are no such rows.
+fn constant_tiles(
     train: &[PathBuf],
     model: &tss::model::saved::SavedModel,
     mode: &str,
-) -> Result<Option<String>, Error> {
+) -> Result<eval::Constants, Error> {
     let files: Vec<PathBuf> = if train.is_empty() {
         model.meta.data.files.iter().map(PathBuf::from).filter(|p| p.exists()).collect()
     } else {
         train.to_vec()
     };
     if files.is_empty() {
-        eprintln!("tss: note: no training rows here (--train FILES): the 'constant' baseline is left out");
-        return Ok(None);
+        eprintln!("tss: note: no training rows here (--train FILES): the 'constant' baselines are left out");
+        return Ok(eval::Constants::default());
     }
     let rows: Vec<_> =
         dataset::load_all(&files).map_err(Error::Usage)?.into_iter().filter(|r| r.mode == mode).collect();
     let c = eval::best_constant(&rows, model.feature_set());
-    if let Some(c) = &c {
-        eprintln!("tss: constant baseline: tile {c}, the best on {}", list_paths(&files));
+    if let Some(t) = &c.plain {
+        eprintln!("tss: constant baseline: tile {t}, the best on {}", list_paths(&files));
+    }
+    if let Some(t) = &c.vector {
+        eprintln!("tss: constant+vector baseline: tile {t}, as its vector anchor where the instance has one");
     }
     Ok(c)
 }
@@ -1131,6 +1134,7 @@ fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
     std::fs::write(path, text).map_err(|source| Error::Io { path: path.into(), source })
 }
 
+/// `dir/gemm.c` -> `dir/gemm.tiled.c`, like polycc's `.pluto.c`.
 fn default_output(file: &Path) -> PathBuf {
     let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     file.with_file_name(format!("{stem}.tiled.c"))
