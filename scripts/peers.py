@@ -17,7 +17,9 @@ seconds). Every variant is that file built differently:
   openblas     the SCoP replaced by the CBLAS call, 1 thread (when installed)
   pluto        polycc --tile as users run it, and --tile --nounrolljam at
                each of `--pluto-tiles` (tile.sizes), beside tss at the same
-               tile without unrolling (when polycc is on PATH)
+               tile without unrolling (when polycc is on PATH); `--no-ivdep`
+               adds tss there without its `#pragma GCC ivdep`, and
+               `--equal-only` times nothing else (more reps in the same time)
 
 Variants run round-robin, pinned to one core, `--reps` times each; the table
 prints the median GF/s and ratios against the untiled code, Polly and
@@ -161,6 +163,15 @@ def tss_variant(tss, kernel_src, config, work, extra=()):
     return Variant(f"tss {config}", out, CC, CFLAGS)
 
 
+def without_ivdep(v, work):
+    """`v` with its `#pragma GCC ivdep` lines removed: what tss's proof
+    that the innermost loop carries no dependence is worth (Pluto writes
+    `#pragma ivdep`, which gcc ignores)."""
+    out = work / f"noivdep-{v.src.name}"
+    out.write_text(re.sub(r"^[ \t]*#pragma GCC ivdep\n", "", v.src.read_text(), flags=re.M))
+    return Variant(f"{v.name} no-ivdep", out, v.cc, v.flags)
+
+
 def blas_variant(kernel_src, call, work):
     text = kernel_src.read_text()
     region = re.search(r"^\s*#pragma scop$.*?^\s*#pragma endscop$", text, re.S | re.M)
@@ -232,13 +243,13 @@ def bench_kernel(name, args, work, have_blas):
     rel, sizes, flops, call = KERNELS[name]
     src = ROOT / "polybench" / rel
     variants = [Variant("untiled", src, CC, CFLAGS)]
-    configs = list(dict.fromkeys(FIXED + (args.configs or [])))
+    configs = [] if args.equal_only else list(dict.fromkeys(FIXED + (args.configs or [])))
     if args.search:
         configs += sample_configs(args.search, 3, random.Random(args.seed * 1000 + sum(map(ord, name))))
     for c in configs:
         variants.append(tss_variant(args.tss, src, c, work))
     size_arg = ",".join(f"{k}={v}" for k, v in sizes.items())
-    for mode in filter(None, args.predict.split(",")):
+    for mode in filter(None, "" if args.equal_only else args.predict.split(",")):
         for model in [None] + args.model:
             label = mode if model is None else f"{mode}, {Path(model).name}"
             out = work / f"predict-{label.replace(', ', '-')}-{name}.c"
@@ -246,13 +257,15 @@ def bench_kernel(name, args, work, have_blas):
             said = run([args.tss, "predict", str(src), "--size", size_arg, "--mode", mode, "--no-cache", "-o", str(out)] + extra)
             print(f"{name}: predict {label}: {said.splitlines()[0] if said else '?'}", flush=True)
             variants.append(Variant(f"tss predict ({label})", out, CC, CFLAGS))
-    if shutil.which("clang-19"):
+    if shutil.which("clang-19") and not args.equal_only:
         variants.append(Variant("polly", src, "clang-19", CFLAGS + ["-mllvm", "-polly"], exact=False))
-    if have_blas:
+    if have_blas and not args.equal_only:
         variants.append(blas_variant(src, call, work))
     if shutil.which("polycc"):
         tiles = args.pluto_tiles.split(",")
         variants += [tss_variant(args.tss, src, t, work) for t in tiles if t not in configs]
+        if args.no_ivdep:
+            variants += [without_ivdep(tss_variant(args.tss, src, t, work), work) for t in tiles]
         variants += pluto_variants(src, work, tiles)
 
     small = {k: SMALL[k] for k in sizes}
@@ -300,6 +313,10 @@ def main():
     ap.add_argument("--model", action="append", default=[], help="also predict with this trained model directory (repeatable)")
     ap.add_argument("--pluto-tiles", default="32,64,128",
                     help="tiles (`64` cubic, or `AxBxC`) at which pluto --nounrolljam and tss without unrolling run")
+    ap.add_argument("--equal-only", action="store_true",
+                    help="time only the untiled code, and tss and Pluto at `--pluto-tiles` (more reps for the same time)")
+    ap.add_argument("--no-ivdep", action="store_true",
+                    help="also time tss at `--pluto-tiles` without its `#pragma GCC ivdep` lines")
     ap.add_argument("--cc", default="gcc", help="compiler of the untiled and tss variants (e.g. clang-19)")
     ap.add_argument("--cpu", type=int, default=max(0, (os.cpu_count() or 1) - 1), help="core to pin runs to")
     ap.add_argument("--tss", default=str(ROOT / "target" / "release" / "tss"), help="tss binary")
@@ -342,6 +359,13 @@ def main():
             for n, _, gf in summary:
                 r = dict(equal_tiles(gf, tiles))
                 print(f"| {n} | " + " | ".join(f"{r[t]:.2f}" if t in r else "-" for t in tiles) + " |")
+        if args.no_ivdep:
+            print("\n## what `#pragma GCC ivdep` is worth: tss's time without it / with it (> 1: it helps)\n")
+            print("| kernel | " + " | ".join(tiles) + " |")
+            print("|---|" + "---|" * len(tiles))
+            for n, _, gf in summary:
+                cell = lambda t: f"{gf[f'tss {t}'] / gf[f'tss {t} no-ivdep']:.2f}" if gf.get(f"tss {t} no-ivdep") else "-"  # noqa: E731
+                print(f"| {n} | " + " | ".join(cell(t) for t in tiles) + " |")
 
 
 if __name__ == "__main__":
