@@ -299,7 +299,10 @@ def report(name, variants, flops):
         cells = [f"{g / ref[k]:.2f}" if ref[k] else "-" for k in ["untiled", "polly", "openblas"]]
         mark = " (best tss)" if v.name == best else ""
         print(f"| {v.name}{mark} | {statistics.median(v.times):.3f} | {g:.2f} | {' | '.join(cells)} |")
-    return best, gf
+    # GF/s of each variant's fastest run: on a noisy machine a ratio of
+    # minima is steadier than one of medians (interference only slows).
+    fastest = {v.name: flops / min(v.times) / 1e9 for v in variants}
+    return best, gf, fastest
 
 
 def main():
@@ -339,12 +342,12 @@ def main():
         summary = []
         for n in names:
             variants, flops = bench_kernel(n, args, work, have_blas)
-            best, gf = report(n, variants, flops)
-            summary.append((n, best, gf))
+            best, gf, fastest = report(n, variants, flops)
+            summary.append((n, best, gf, fastest))
         print("\n## summary (GF/s)\n")
         print("| kernel | untiled | tss 32 | best tss (config) | tss predict | Polly | OpenBLAS | best/Polly | best/OpenBLAS |")
         print("|---|---|---|---|---|---|---|---|---|")
-        for n, best, gf in summary:
+        for n, best, gf, _ in summary:
             pred = next((g for k, g in gf.items() if "predict" in k), None)
             cell = lambda x: f"{x:.2f}" if x else "-"  # noqa: E731
             ratio = lambda k: f"{gf[best] / gf[k]:.2f}" if gf.get(k) else "-"  # noqa: E731
@@ -352,18 +355,19 @@ def main():
                   f"{cell(pred)} | {cell(gf.get('polly'))} | {cell(gf.get('openblas'))} | {ratio('polly')} | "
                   f"{ratio('openblas')} |")
         tiles = args.pluto_tiles.split(",")
-        if any(equal_tiles(gf, tiles) for _, _, gf in summary):
-            print("\n## equal tiles, no unrolling: Pluto's time / tss's time (>= 1: tss as fast or faster)\n")
+        if any(equal_tiles(gf, tiles) for _, _, gf, _ in summary):
+            print("\n## equal tiles, no unrolling: Pluto's time / tss's time (>= 1: tss as fast or faster)")
+            print("## medians (in brackets: fastest runs)\n")
             print("| kernel | " + " | ".join(tiles) + " |")
             print("|---|" + "---|" * len(tiles))
-            for n, _, gf in summary:
-                r = dict(equal_tiles(gf, tiles))
-                print(f"| {n} | " + " | ".join(f"{r[t]:.2f}" if t in r else "-" for t in tiles) + " |")
+            for n, _, gf, fastest in summary:
+                r, f = dict(equal_tiles(gf, tiles)), dict(equal_tiles(fastest, tiles))
+                print(f"| {n} | " + " | ".join(f"{r[t]:.2f} ({f[t]:.2f})" if t in r else "-" for t in tiles) + " |")
         if args.no_ivdep:
             print("\n## what `#pragma GCC ivdep` is worth: tss's time without it / with it (> 1: it helps)\n")
             print("| kernel | " + " | ".join(tiles) + " |")
             print("|---|" + "---|" * len(tiles))
-            for n, _, gf in summary:
+            for n, _, gf, _ in summary:
                 cell = lambda t: f"{gf[f'tss {t}'] / gf[f'tss {t} no-ivdep']:.2f}" if gf.get(f"tss {t} no-ivdep") else "-"  # noqa: E731
                 print(f"| {n} | " + " | ".join(cell(t) for t in tiles) + " |")
 

@@ -123,7 +123,8 @@ pub fn best_constant(train: &[Record], set: FeatureSet) -> Constants {
 }
 
 /// The vector anchor of plain tile `tile` among an instance's `cands`: a
-/// register-tiled row whose plain part is `tile`. Collection times the same
+/// register-tiled row whose plain part is `tile` (or `tile` in every
+/// dimension, for a cubic tile written as one size). Collection times the same
 /// vector tile at every cubic anchor, so where several rows qualify (a
 /// sampled vector config may share the plain part) the one whose suffix
 /// recurs on the most other tiles is the anchor.
@@ -133,10 +134,12 @@ fn vector_anchor(cands: &[&Record], tile: &str) -> Option<usize> {
     if tile.contains([':', '/']) {
         return None;
     }
+    // A cubic tile is written `64`, its vector anchor `64x64x64:4x1x1/v3`.
+    let same = |plain: &str, tile: &str| plain == tile || plain.split('x').all(|d| d == tile);
     let recurs = |suffix: &str| cands.iter().filter(|r| r.tile.ends_with(suffix) && vectored(&r.tile)).count();
     (0..cands.len())
         .filter(|&k| vectored(&cands[k].tile))
-        .filter_map(|k| split(&cands[k].tile).filter(|(p, _)| p == tile).map(|(_, suffix)| (k, recurs(&suffix))))
+        .filter_map(|k| split(&cands[k].tile).filter(|(p, _)| same(p, tile)).map(|(_, suffix)| (k, recurs(&suffix))))
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
         .map(|(k, _)| k)
 }
@@ -411,20 +414,22 @@ mod tests {
             // An instance with vector tiles: 64's anchor (suffix `:4x1/v2`,
             // timed at both cubic tiles) is fastest; a sampled vector config
             // shares 64's plain part but not the anchors' suffix.
-            timed_row("n=1", "32x32", 4.0),
-            timed_row("n=1", "64x64", 2.0),
+            timed_row("n=1", "32", 4.0),
+            timed_row("n=1", "64", 2.0),
             timed_row("n=1", "32x32:4x1/v2", 3.0),
             timed_row("n=1", "64x64:4x1/v2", 1.0),
             timed_row("n=1", "64x64:2x1/v3", 1.5),
             // One without: 32 is much faster than 64.
-            timed_row("n=2", "32x32", 1.0),
-            timed_row("n=2", "64x64", 2.5),
+            timed_row("n=2", "32", 1.0),
+            timed_row("n=2", "64", 2.5),
         ];
         let c = best_constant(&train, FeatureSet::Vector);
-        assert_eq!(c.plain.as_deref(), Some("32x32"), "TN 4 and 1 beat 2 and 2.5 in geometric mean");
-        assert_eq!(c.vector.as_deref(), Some("64x64"), "as anchors, 64's TN 1 and 2.5 beat 32's 3 and 1");
+        assert_eq!(c.plain.as_deref(), Some("32"), "TN 4 and 1 beat 2 and 2.5 in geometric mean");
+        assert_eq!(c.vector.as_deref(), Some("64"), "as anchors, 64's TN 1 and 2.5 beat 32's 3 and 1");
         let refs: Vec<&Record> = train[..5].iter().collect();
-        assert_eq!(vector_anchor(&refs, "64x64"), Some(3), "the suffix the other tile shares");
+        assert_eq!(vector_anchor(&refs, "64"), Some(3), "the suffix the other tile shares");
+        assert_eq!(vector_anchor(&refs, "64x64"), Some(3), "a cubic tile written in full");
+        assert_eq!(vector_anchor(&refs, "6"), None, "no row of this plain part");
         assert_eq!(vector_anchor(&refs, "64x64:4x1/v2"), None, "not a plain tile");
         assert_eq!(best_constant(&train, FeatureSet::Pack).vector, None, "a set blind to vector tiles");
     }
