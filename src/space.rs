@@ -258,9 +258,14 @@ impl Space {
 }
 
 /// `n` of `all`, one drawn from each of `n` equal slices (so an ordered list
-/// is covered end to end); all of them when `n` is at least their number.
+/// is covered end to end); all of them when `n` is at least their number,
+/// none when it is 0 (a small sample's packed and vector shares round down
+/// to 0: `tss adapt --per-instance 2` must not time every vector tile).
 pub fn spread<T: Clone>(all: &[T], n: usize, seed: u64) -> Vec<T> {
-    if n >= all.len() || n == 0 {
+    if n == 0 {
+        return Vec::new();
+    }
+    if n >= all.len() {
         return all.to_vec();
     }
     let mut rng = StdRng::seed_from_u64(seed);
@@ -374,5 +379,6 @@ mod tests {
         }
         assert_eq!(s, spread(&all, 8, 7), "seeded");
         assert_eq!(spread(&all, 40, 7), all, "asking for more keeps all");
+        assert!(spread(&all, 0, 7).is_empty(), "asking for none draws none");
     }
 }

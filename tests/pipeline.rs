@@ -383,7 +383,9 @@ fn adapt_fits_a_space_model_from_a_directory() {
     assert!(!machines[0].path().join("serial").exists(), "the default model is not replaced");
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(saved.join("model.json")).unwrap()).unwrap();
-    assert_eq!(meta["config"]["feature_set"], "pack", "{meta}");
+    let shipped: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("trained/corpus-serial/model.json").unwrap()).unwrap();
+    assert_eq!(meta["config"]["feature_set"], shipped["config"]["feature_set"], "the set it was adapted from: {meta}");
     let rows = meta["data"]["rows"].as_u64().unwrap();
     assert!(rows >= 4, "sampled configs and the model's picks were timed: {meta}");
     assert!(out.contains(&format!("use it with --model {}", saved.display())), "{out}");
