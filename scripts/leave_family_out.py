@@ -7,7 +7,9 @@ held-out family, with the best constant config chosen on those same training row
 Prints, per family and pooled over every held-out instance, the geometric-mean TN
 (time over the fastest config timed on the instance) of:
   - T1 (the model's first pick) and model-guided search with k = 4, 8, 16
-    measurements (the k best predictions timed, the fastest kept);
+    measurements (the k best predictions timed, the fastest kept), and its
+    diverse form ("diverse k": the best prediction of each kind of code first,
+    as T6-Search times them; README, "Diverse search");
   - the baselines: Pluto's tile 32, the analytical cache rule, the traffic rule
     (least estimated L2 then L1 traffic; needs rows with `traffic` features), the best constant
     config of the training rows, the best cubic tile taken as its vector anchor wherever the
@@ -24,6 +26,7 @@ To ask what teaches the model more, narrow the training rows:
   --max-instances 6        train on at most the first N instances of each kernel
   --hold-out blas,nn       evaluate only these held-out families
   --keep DIR               keep each fold's `tss eval --json` (DIR/FAMILY.json)
+  --rescore DIR            train nothing: score the reports an earlier --keep DIR kept
 
 With the `registers` feature set the untiled original is a candidate too (the
 model may answer "do not tile"), so the reference is the fastest of the
@@ -109,7 +112,14 @@ METHODS = ["T1", "tile 32", "cache rule", "traffic rule", "constant", "constant+
 
 def methods_for(ks):
     """The columns `score_instances` fills, in table order."""
-    return ["T1"] + [f"guided {k}" for k in ks] + METHODS[1:] + ["untiled"] + [f"random {k}" for k in ks]
+    return (["T1"] + [f"guided {k}" for k in ks] + [f"diverse {k}" for k in ks] + METHODS[1:] + ["untiled"]
+            + [f"random {k}" for k in ks])
+
+
+def diverse_min(inst, k):
+    """Fastest measured time among the first k of the instance's search order."""
+    cands = inst["candidates"]
+    return min(cands[i][1] for i in inst["search_order"][:k])
 
 
 def score_instances(ev, ks):
@@ -119,6 +129,8 @@ def score_instances(ev, ks):
     speedup = []
     for inst in ev["instances"]:
         s, best, cands = inst["scores"], inst["best"], inst["candidates"]
+        if len(cands) < 2:
+            continue  # no choice (reports before `tss eval` skipped these)
         for m in METHODS:
             if m in s:
                 per[m].append(s[m]["tn"])
@@ -126,6 +138,8 @@ def score_instances(ev, ks):
             per["untiled"].append(inst["baseline"] / best)
         for k in ks:
             per[f"guided {k}"].append(guided_min(cands, k) / best)
+            if "search_order" in inst:
+                per[f"diverse {k}"].append(diverse_min(inst, k) / best)
             per[f"random {k}"].append(random_min(cands, k) / best)
         if "tile 32" in s:
             speedup.append(s["tile 32"]["time"] / s["T1"]["time"])
@@ -160,6 +174,7 @@ def main():
     ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
     ap.add_argument("--hold-out", default="", help="comma-separated families to evaluate (default: all)")
     ap.add_argument("--keep", default="", help="directory to keep each fold's `tss eval --json` in (FAMILY.json), for a closer look")
+    ap.add_argument("--rescore", default="", help="train nothing; score the FAMILY.json reports in this directory (from --keep)")
     args = ap.parse_args()
     fam = family_of()
     known = sorted(set(fam.values()), key=lambda f: (DIRS.index(f.rstrip("0123456789")), f))
@@ -176,11 +191,27 @@ def main():
     pooled = {m: [] for m in methods}
     pooled_speedup = []
     lines = []
+
+    def tally(f, ev):
+        per, speedup = score_instances(ev, KS)
+        for m in methods:
+            pooled[m].extend(per[m])
+        pooled_speedup.extend(speedup)
+        lines.append((f, len(per["T1"]), per, speedup))
+
     with tempfile.TemporaryDirectory() as tmp:
         for f in held:
             tr = [r for r in train if fam.get(r[ki]) != f]
             te = [r for r in test if fam.get(r[ki]) == f]
             if not te:
+                continue
+            if args.rescore:
+                path = os.path.join(args.rescore, f"{f}.json")
+                if not os.path.exists(path):
+                    continue
+                with open(path) as kept:
+                    out = kept.read()
+                tally(f, json.loads(out))
                 continue
             trp, tep, model = (os.path.join(tmp, n) for n in ("train.csv", "test.csv", "model"))
             write_rows(trp, header, tr)
@@ -195,12 +226,7 @@ def main():
                 os.makedirs(args.keep, exist_ok=True)
                 with open(os.path.join(args.keep, f"{f}.json"), "w") as kept:
                     kept.write(out)
-            ev = json.loads(out)
-            per, speedup = score_instances(ev, KS)
-            for m in methods:
-                pooled[m].extend(per[m])
-            pooled_speedup.extend(speedup)
-            lines.append((f, len(ev["instances"]), per, speedup))
+            tally(f, json.loads(out))
     # A baseline no fold could score (constant+vector under a set blind to
     # vector tiles) has no column.
     methods = [m for m in methods if pooled[m]]

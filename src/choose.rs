@@ -21,7 +21,7 @@ use crate::machine::{Caches, Descriptor, MachineInfo, human};
 use crate::model::saved::SavedModel;
 use crate::model::source::ModelSource;
 use crate::refine::{self, Space, Tried};
-use crate::select::{Strategy, cache_rule, keep_best, neighbours, random_pick};
+use crate::select::{Strategy, cache_rule, keep_best, keep_diverse, neighbours, random_pick};
 use crate::{Error, TileOptions};
 
 #[derive(Clone, Debug)]
@@ -237,7 +237,11 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let rows: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
     let predicted = model.predict(&rows);
-    let best = keep_best(&predicted);
+    // T6-Search times one of each kind of code first ([`search_order`]).
+    let best = match opts.strategy {
+        Strategy::T6Search => keep_diverse(&predicted, |k| variants[k].search_class()),
+        _ => keep_best(&predicted),
+    };
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
     let kept_idx = match (distrust(&model, &rows, &predicted, best[0]), rule) {
         (Some(why), Some(rule)) => {

@@ -91,6 +91,16 @@ impl Variant {
             Variant::Tiled(c) => Some(c.written_out(d)),
         }
     }
+
+    /// The kind of code a variant makes, for [`crate::select::search_order`]:
+    /// `None` for the original, else the loop order, packing, vector width
+    /// and the register tile's size (product of the unroll factors).
+    pub fn search_class(&self) -> Option<(bool, bool, usize, usize)> {
+        match self {
+            Variant::Untiled => None,
+            Variant::Tiled(c) => Some((c.sink, c.pack, c.vector, c.unroll.iter().product())),
+        }
+    }
 }
 
 impl FromStr for Variant {
