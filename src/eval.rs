@@ -472,4 +472,31 @@ mod tests {
         assert_eq!(guided_min(&c, 1), 4.0);
         assert_eq!(guided_min(&c, 4), 1.0);
     }
+
+    #[test]
+    fn the_diverse_search_times_another_kind_of_code_second() {
+        // The model likes both 4x1 register tiles best, but the plain tile is fastest.
+        let candidates: Vec<(String, f64, f64)> =
+            [("64x64:4x1", 3.0, 0.1), ("32x64:4x1", 2.5, 0.2), ("64x64", 1.0, 0.3)]
+                .iter()
+                .map(|&(t, m, p)| (t.to_string(), m, p))
+                .collect();
+        let pred: Vec<f64> = candidates.iter().map(|c| c.2).collect();
+        let class = |k: usize| candidates[k].0.parse::<Variant>().ok().and_then(|v| v.search_class());
+        let e = InstanceEval {
+            kernel: "k".into(),
+            sizes: "n=1".into(),
+            best: 1.0,
+            baseline: None,
+            scores: BTreeMap::new(),
+            search_order: search_order(&pred, class),
+            candidates,
+            t1_tile: "64x64:4x1".into(),
+        };
+        assert_eq!(e.search_order, vec![0, 2, 1]);
+        let c = search_curve(&[e], 3);
+        assert_eq!((c[0].guided, c[0].diverse), (3.0, 3.0), "one measurement: T1 either way");
+        assert_eq!((c[1].guided, c[1].diverse), (2.5, 1.0));
+        assert_eq!((c[2].guided, c[2].diverse), (1.0, 1.0));
+    }
 }
