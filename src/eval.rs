@@ -25,7 +25,7 @@ use crate::features::FeatureSet;
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
-use crate::select::{keep_best, keep_diverse, search_order};
+use crate::select::{keep_best, keep_count, search_order};
 
 pub const METHODS: [&str; 9] =
     ["T1", "T6-Random", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "constant+vector", "best"];
@@ -211,7 +211,8 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constants: &Constants) -
         let baseline = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok).and_then(|r| r.time_median);
         let kept = keep_best(&pred);
         let class = |k: usize| cands[k].tile.parse::<Variant>().ok().and_then(|v| v.search_class());
-        let searched = keep_diverse(&pred, class);
+        let order = search_order(&pred, class);
+        let searched = &order[..keep_count(order.len())];
         let score = |t: f64| Score {
             time: t,
             tn: t / best,
@@ -248,7 +249,7 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constants: &Constants) -
             scores,
             candidates: cands.iter().zip(&times).zip(&pred).map(|((r, &t), &p)| (r.tile.clone(), t, p)).collect(),
             t1_tile: cands[kept[0]].tile.clone(),
-            search_order: search_order(&pred, class),
+            search_order: order,
         });
     }
     out

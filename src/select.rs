@@ -48,9 +48,15 @@ pub const KEEP: f64 = 0.10;
 
 /// Indices of the best `KEEP` share of `predicted` (at least one), lowest first.
 pub fn keep_best(predicted: &[f64]) -> Vec<usize> {
+    let mut idx = ranked(predicted);
+    idx.truncate(keep_count(predicted.len()));
+    idx
+}
+
+/// Indices of `predicted`, lowest first (ties by index).
+fn ranked(predicted: &[f64]) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..predicted.len()).collect();
     idx.sort_by(|&a, &b| predicted[a].total_cmp(&predicted[b]).then(a.cmp(&b)));
-    idx.truncate(keep_count(predicted.len()));
     idx
 }
 
@@ -62,10 +68,8 @@ pub fn keep_best(predicted: &[f64]) -> Vec<usize> {
 /// mistake; one of each kind hedges it. The first is still the lowest
 /// prediction (T1). Measured in the README, "Diverse search".
 pub fn search_order<K: Eq + Hash>(predicted: &[f64], class: impl Fn(usize) -> K) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..predicted.len()).collect();
-    idx.sort_by(|&a, &b| predicted[a].total_cmp(&predicted[b]).then(a.cmp(&b)));
     let mut seen = HashSet::new();
-    let (first, rest): (Vec<usize>, Vec<usize>) = idx.into_iter().partition(|&k| seen.insert(class(k)));
+    let (first, rest): (Vec<usize>, Vec<usize>) = ranked(predicted).into_iter().partition(|&k| seen.insert(class(k)));
     first.into_iter().chain(rest).collect()
 }
 
@@ -77,7 +81,7 @@ pub fn keep_diverse<K: Eq + Hash>(predicted: &[f64], class: impl Fn(usize) -> K)
 }
 
 /// How many of `n` candidates the T6 methods keep (at least one).
-fn keep_count(n: usize) -> usize {
+pub fn keep_count(n: usize) -> usize {
     ((n as f64 * KEEP).ceil() as usize).clamp(1.min(n), n)
 }
 
