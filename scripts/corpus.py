@@ -427,7 +427,7 @@ SPECS.append(in_float("sconv2d-nchw", "conv2d-nchw", "2-D convolution, channels 
 # Random affine nests: loop orders, access patterns and shapes no hand-written
 # kernel has, so that leave-family-out evaluation can ask whether more kinds
 # of kernels teach the model more than more sizes of the same ones.
-RANDOM_NESTS = 40
+RANDOM_NESTS = 80
 RANDOM_ITERS = ["i", "j", "k", "l"]
 RANDOM_PARAMS = ["NI", "NJ", "NK", "NL"]
 # Per depth: size range, default size, and small odd sizes for the tests.

@@ -210,8 +210,8 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constants: &Constants) -
         let best = times.iter().copied().fold(f64::INFINITY, f64::min);
         let baseline = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok).and_then(|r| r.time_median);
         let kept = keep_best(&pred);
-        let class = |k: usize| cands[k].tile.parse::<Variant>().ok().and_then(|v| v.search_class());
-        let order = search_order(&pred, class);
+        let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
+        let order = search_order(&pred, |k| classes[k]);
         let searched = &order[..keep_count(order.len())];
         let score = |t: f64| Score {
             time: t,
@@ -393,6 +393,22 @@ pub fn markdown(evals: &[InstanceEval]) -> String {
     s
 }
 
+/// [`Variant::search_class`] of each of an instance's candidates. The
+/// band's depth is the longest tile list among them (stored rows write every
+/// member out), so a repeated last unroll factor counts once per member.
+fn search_classes<'a>(tiles: impl Iterator<Item = &'a str>) -> Vec<Option<(bool, bool, usize, usize)>> {
+    let variants: Vec<Option<Variant>> = tiles.map(|t| t.parse::<Variant>().ok()).collect();
+    let depth = variants
+        .iter()
+        .filter_map(|v| match v {
+            Some(Variant::Tiled(c)) => Some(c.tiles.len()),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    variants.iter().map(|v| v.as_ref().and_then(|v| v.search_class(depth))).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,6 +491,15 @@ mod tests {
     }
 
     #[test]
+    fn a_repeated_unroll_factor_is_the_same_kind_as_written_out() {
+        let c = search_classes(["64x64x64:4", "8x8x8:4x4x4", "8x8x8:4x1x1", "untiled"].into_iter());
+        assert_eq!(c[0], c[1]);
+        assert_eq!(c[0].map(|k| k.3), Some(64));
+        assert_ne!(c[0], c[2]);
+        assert_eq!(c[3], None);
+    }
+
+    #[test]
     fn the_diverse_search_times_another_kind_of_code_second() {
         // The model likes both 4x1 register tiles best, but the plain tile is fastest.
         let candidates: Vec<(String, f64, f64)> =
@@ -483,7 +508,8 @@ mod tests {
                 .map(|&(t, m, p)| (t.to_string(), m, p))
                 .collect();
         let pred: Vec<f64> = candidates.iter().map(|c| c.2).collect();
-        let class = |k: usize| candidates[k].0.parse::<Variant>().ok().and_then(|v| v.search_class());
+        let classes = search_classes(candidates.iter().map(|c| c.0.as_str()));
+        let class = |k: usize| classes[k];
         let e = InstanceEval {
             kernel: "k".into(),
             sizes: "n=1".into(),

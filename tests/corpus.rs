@@ -91,7 +91,7 @@ fn stencils() {
 }
 
 /// The random affine nests of `scripts/corpus.py` (seeded, so the same
-/// sixteen every run).
+/// nests every run).
 #[test]
 fn random() {
     check_family("random");

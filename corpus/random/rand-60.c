@@ -1,0 +1,61 @@
+/* rand-60: Random affine nest 60 (depth 3, order j, k, i, float).
+ *
+ * Written for tss's kernel corpus (scripts/corpus.py writes this file from its spec).
+ * The loop nest between '#pragma scop' and '#pragma endscop' is what `tss tile`
+ * transforms. Sizes are macros (-DN=...; -DTSS_SMALL picks the tests' small odd
+ * ones), and -DCORPUS_DUMP prints the output arrays exactly.
+ * tss-range: NI=16..2048, NJ=16..2048, NK=16..2048 */
+#define DATA_TYPE float
+#include <corpus.h>
+
+#ifdef TSS_SMALL
+# define NI 37
+# define NJ 29
+# define NK 23
+#endif
+#ifndef NI
+# define NI 400
+#endif
+#ifndef NJ
+# define NJ 400
+#endif
+#ifndef NK
+# define NK 400
+#endif
+
+static void kernel_rand_60(DATA_TYPE A[restrict NI], DATA_TYPE B[restrict NK][NI], DATA_TYPE C[restrict NJ], DATA_TYPE D[restrict NK][NJ], DATA_TYPE E[restrict NK][NJ])
+{
+  int i, j, k;
+
+#pragma scop
+  for (j = 0; j < NJ; j++)
+    for (k = 0; k < NK; k++)
+      for (i = 0; i < NI; i++) {
+        A[i] += 0.5 * B[k][i] * C[j];
+        D[k][j] += 0.25 * E[k][j];
+      }
+#pragma endscop
+}
+
+int main(void)
+{
+  DATA_TYPE *A = corpus_alloc((size_t) NI, sizeof(DATA_TYPE));
+  DATA_TYPE (*B)[NI] = corpus_alloc((size_t) NK * NI, sizeof(DATA_TYPE));
+  DATA_TYPE *C = corpus_alloc((size_t) NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*D)[NJ] = corpus_alloc((size_t) NK * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*E)[NJ] = corpus_alloc((size_t) NK * NJ, sizeof(DATA_TYPE));
+  corpus_init(A, (size_t) NI, 0);
+  corpus_init(&B[0][0], (size_t) NK * NI, 1);
+  corpus_init(C, (size_t) NJ, 2);
+  corpus_init(&D[0][0], (size_t) NK * NJ, 3);
+  corpus_init(&E[0][0], (size_t) NK * NJ, 4);
+  kernel_rand_60(A, B, C, D, E);
+  corpus_dump("A", A, (size_t) NI);
+  corpus_dump("D", &D[0][0], (size_t) NK * NJ);
+  free((void *) A);
+  free((void *) B);
+  free((void *) C);
+  free((void *) D);
+  free((void *) E);
+  return 0;
+}

@@ -1,0 +1,52 @@
+/* rand-72: Random affine nest 72 (depth 3, order j, k, i, float).
+ *
+ * Written for tss's kernel corpus (scripts/corpus.py writes this file from its spec).
+ * The loop nest between '#pragma scop' and '#pragma endscop' is what `tss tile`
+ * transforms. Sizes are macros (-DN=...; -DTSS_SMALL picks the tests' small odd
+ * ones), and -DCORPUS_DUMP prints the output arrays exactly.
+ * tss-range: NI=16..2048, NJ=16..2048, NK=16..2048 */
+#define DATA_TYPE float
+#include <corpus.h>
+
+#ifdef TSS_SMALL
+# define NI 37
+# define NJ 29
+# define NK 23
+#endif
+#ifndef NI
+# define NI 400
+#endif
+#ifndef NJ
+# define NJ 400
+#endif
+#ifndef NK
+# define NK 400
+#endif
+
+static void kernel_rand_72(DATA_TYPE A[restrict NI][NK], DATA_TYPE B[restrict NI][NJ], DATA_TYPE C[restrict NJ])
+{
+  int i, j, k;
+
+#pragma scop
+  for (j = 0; j < NJ; j++)
+    for (k = 0; k < NK; k++)
+      for (i = 0; i < NI; i++)
+        A[i][k] = A[i][k] + 0.1 * B[i][j] + 0.3 * C[j];
+#pragma endscop
+}
+
+int main(void)
+{
+  DATA_TYPE (*A)[NK] = corpus_alloc((size_t) NI * NK, sizeof(DATA_TYPE));
+  DATA_TYPE (*B)[NJ] = corpus_alloc((size_t) NI * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE *C = corpus_alloc((size_t) NJ, sizeof(DATA_TYPE));
+  corpus_init(&A[0][0], (size_t) NI * NK, 0);
+  corpus_init(&B[0][0], (size_t) NI * NJ, 1);
+  corpus_init(C, (size_t) NJ, 2);
+  kernel_rand_72(A, B, C);
+  corpus_dump("A", &A[0][0], (size_t) NI * NK);
+  free((void *) A);
+  free((void *) B);
+  free((void *) C);
+  return 0;
+}

@@ -1,0 +1,51 @@
+/* rand-73: Random affine nest 73 (depth 3, order j, i, k, double).
+ *
+ * Written for tss's kernel corpus (scripts/corpus.py writes this file from its spec).
+ * The loop nest between '#pragma scop' and '#pragma endscop' is what `tss tile`
+ * transforms. Sizes are macros (-DN=...; -DTSS_SMALL picks the tests' small odd
+ * ones), and -DCORPUS_DUMP prints the output arrays exactly.
+ * tss-range: NI=16..2048, NJ=16..2048, NK=16..2048 */
+#include <corpus.h>
+
+#ifdef TSS_SMALL
+# define NI 37
+# define NJ 29
+# define NK 23
+#endif
+#ifndef NI
+# define NI 400
+#endif
+#ifndef NJ
+# define NJ 400
+#endif
+#ifndef NK
+# define NK 400
+#endif
+
+static void kernel_rand_73(DATA_TYPE A[restrict NK][NI], DATA_TYPE B[restrict NJ], DATA_TYPE C[restrict NJ][NK])
+{
+  int i, j, k;
+
+#pragma scop
+  for (j = 0; j < NJ; j++)
+    for (i = 0; i < NI; i++)
+      for (k = 0; k < NK; k++)
+        A[k][i] += 0.25 * B[j] * C[j][k];
+#pragma endscop
+}
+
+int main(void)
+{
+  DATA_TYPE (*A)[NI] = corpus_alloc((size_t) NK * NI, sizeof(DATA_TYPE));
+  DATA_TYPE *B = corpus_alloc((size_t) NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*C)[NK] = corpus_alloc((size_t) NJ * NK, sizeof(DATA_TYPE));
+  corpus_init(&A[0][0], (size_t) NK * NI, 0);
+  corpus_init(B, (size_t) NJ, 1);
+  corpus_init(&C[0][0], (size_t) NJ * NK, 2);
+  kernel_rand_73(A, B, C);
+  corpus_dump("A", &A[0][0], (size_t) NK * NI);
+  free((void *) A);
+  free((void *) B);
+  free((void *) C);
+  return 0;
+}

@@ -1,0 +1,54 @@
+/* rand-77: Random affine nest 77 (depth 2, order i, j, triangular, float).
+ *
+ * Written for tss's kernel corpus (scripts/corpus.py writes this file from its spec).
+ * The loop nest between '#pragma scop' and '#pragma endscop' is what `tss tile`
+ * transforms. Sizes are macros (-DN=...; -DTSS_SMALL picks the tests' small odd
+ * ones), and -DCORPUS_DUMP prints the output arrays exactly.
+ * tss-range: NI=64..4096, NJ=64..4096 */
+#define DATA_TYPE float
+#include <corpus.h>
+
+#ifdef TSS_SMALL
+# define NI 37
+# define NJ 29
+#endif
+#ifndef NI
+# define NI 2000
+#endif
+#ifndef NJ
+# define NJ 2000
+#endif
+
+static void kernel_rand_77(DATA_TYPE A[restrict NI][NJ], DATA_TYPE B[restrict NI][NJ], DATA_TYPE C[restrict NJ][NI], DATA_TYPE D[restrict NJ][NI])
+{
+  int i, j;
+
+#pragma scop
+  for (i = 0; i < NI; i++)
+    for (j = i; j < NJ; j++)
+      A[i][j] += 0.5 * B[i][j] * C[j][i];
+  for (i = 0; i < NI; i++)
+    for (j = 0; j < NJ; j++)
+      D[j][i] += 0.5 * A[i][j];
+#pragma endscop
+}
+
+int main(void)
+{
+  DATA_TYPE (*A)[NJ] = corpus_alloc((size_t) NI * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*B)[NJ] = corpus_alloc((size_t) NI * NJ, sizeof(DATA_TYPE));
+  DATA_TYPE (*C)[NI] = corpus_alloc((size_t) NJ * NI, sizeof(DATA_TYPE));
+  DATA_TYPE (*D)[NI] = corpus_alloc((size_t) NJ * NI, sizeof(DATA_TYPE));
+  corpus_init(&A[0][0], (size_t) NI * NJ, 0);
+  corpus_init(&B[0][0], (size_t) NI * NJ, 1);
+  corpus_init(&C[0][0], (size_t) NJ * NI, 2);
+  corpus_init(&D[0][0], (size_t) NJ * NI, 3);
+  kernel_rand_77(A, B, C, D);
+  corpus_dump("A", &A[0][0], (size_t) NI * NJ);
+  corpus_dump("D", &D[0][0], (size_t) NJ * NI);
+  free((void *) A);
+  free((void *) B);
+  free((void *) C);
+  free((void *) D);
+  return 0;
+}
