@@ -17,13 +17,13 @@ Prints per instance the stored and re-measured TN, then their geometric means.
 import argparse
 import glob
 import json
-import math
 import os
 import random
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from leave_family_out import ROOT, geo  # noqa: E402
 
 
 def kernel_file(name):
@@ -81,7 +81,6 @@ def main():
         again.append(times[0] / times[ref])
         print(f"| {kernel} | {sizes} | {pick} | {fastest[0][0]} | {tiles[ref]} | {stored[-1]:.3f} | {again[-1]:.3f} |",
               flush=True)
-    geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
     print(f"\n{len(stored)} instances where T1 is not the stored best: geometric-mean TN stored "
           f"{geo(stored):.3f}, re-measured {geo(again):.3f}; the re-measured pick beats the re-measured "
           f"{args.top} stored-fastest on {sum(t < 1 for t in again)}")
