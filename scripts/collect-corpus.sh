@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Collects the corpus datasets (issue "A model that earns its place") on this
 # machine into its data directory (`tss machine` names it; DATA overrides):
-# every kernel of corpus/, serial, sizes drawn log-uniformly from 16..2048
+# every kernel of corpus/, serial (MODE=parallel: 2 OpenMP threads, one per
+# core, into corpus-parallel-*.csv), sizes drawn log-uniformly from 16..2048
 # (each file's `tss-range:` line narrows its own parameters), a quarter of
 # the instances skinny, each executing 1e7..3e8 statement instances (a
 # kernel whose ranges stay below 1e7 keeps its largest of 1000 draws).
 # Each instance times the untiled code, the anchors (Pluto's 32, cubic
 # 16..256, the cache rule's tile, each plain and register-tiled) and a
 # sample of its per-dimension config space:
-#   corpus-serial-train.csv  seed 11, TRAIN_K (24) sampled configs per instance
-#   corpus-serial-test.csv   seed 12, TEST_K (200) sampled configs, repeated baseline
+#   corpus-MODE-train.csv  seed 11, TRAIN_K (24) sampled configs per instance
+#   corpus-MODE-test.csv   seed 12, TEST_K (200) sampled configs, repeated baseline
 # Resumable: rerun after an interruption and it continues where it stopped
 # (rows already in a file are skipped; instance k is a function of seed and k).
 # STEPS=N runs only the first N steps (a session's share of the campaign);
@@ -33,10 +34,16 @@ K=corpus/blas,corpus/tensor,corpus/nn,corpus/datamining,corpus/solvers,corpus/st
 COMMON=(--kernels "$K" --range 16..2048 --skinny 0.25 --max-work "${MAX_WORK:-3e8}" --min-work "${MIN_WORK:-1e7}")
 TRAIN_K=${TRAIN_K:-24}
 TEST_K=${TEST_K:-200}
+MODE=${MODE:-serial}
+case $MODE in
+  serial) ;;
+  parallel) COMMON+=(--parallel) ;;
+  *) echo "MODE must be serial or parallel, not '$MODE'" >&2; exit 2 ;;
+esac
 
-train() { "$TSS" collect "${COMMON[@]}" --seed 11 --instances "$1" --space "$TRAIN_K" --out "$D/corpus-serial-train.csv"; }
+train() { "$TSS" collect "${COMMON[@]}" --seed 11 --instances "$1" --space "$TRAIN_K" --out "$D/corpus-$MODE-train.csv"; }
 test_set() {
-  "$TSS" collect "${COMMON[@]}" --seed 12 --instances "$1" --space "$TEST_K" --baseline --out "$D/corpus-serial-test.csv"
+  "$TSS" collect "${COMMON[@]}" --seed 12 --instances "$1" --space "$TEST_K" --baseline --out "$D/corpus-$MODE-test.csv"
 }
 
 # Small first passes give every kernel some training and test data early;

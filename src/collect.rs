@@ -249,6 +249,14 @@ struct Work {
 
 pub fn collect(plan: &Plan) -> Result<Summary, Error> {
     let usage = Error::Usage;
+    if plan.policy.rounds != crate::machine::ROUNDS {
+        return Err(usage(format!(
+            "--rounds {}: collected rows are timed in harness {}'s {} rounds, so that a file's rows are comparable",
+            plan.policy.rounds,
+            crate::machine::HARNESS,
+            crate::machine::ROUNDS
+        )));
+    }
     let mut analyses = Vec::new();
     let mut ranges = Vec::new();
     for k in &plan.kernels {

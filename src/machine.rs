@@ -77,10 +77,18 @@ impl MachineInfo {
 }
 
 /// Version of the harness's timing setup (the driver around each variant,
-/// `harness::driver`). Rows timed by another version are not comparable
-/// with new ones: 1 declared the arrays as block-scope `restrict` locals,
-/// which gcc ignores; 2 passes them as `restrict` parameters.
-pub const HARNESS: u32 = 2;
+/// `harness::driver`, and how often it runs). Rows timed by another version
+/// are not comparable with new ones: 1 declared the arrays as block-scope
+/// `restrict` locals, which gcc ignores; 2 passes them as `restrict`
+/// parameters; 3 times every variant in [`ROUNDS`] worker processes and
+/// keeps the median of their minima, where 2 used one process.
+pub const HARNESS: u32 = 3;
+
+/// Worker processes every variant runs in (harness 3). On the Zen 3 the
+/// same register tile of a memory-bound dense layer ran 8.6-13.7 ms from one
+/// process to the next (within one, its five runs agreed to 2 %): a
+/// candidate timed in one process is ranked partly by its luck.
+pub const ROUNDS: usize = 3;
 
 /// Everything that makes timings from two machines incomparable: CPU, vector
 /// ISA, caches, cores, compiler and flags. A dataset directory holds rows of
@@ -161,10 +169,10 @@ impl Descriptor {
     }
 
     /// Where this machine's data lives, relative to the repository:
-    /// `data/<slug>/`, or `data/<slug>/harness2-constant/` for rows timed by
+    /// `data/<slug>/`, or `data/<slug>/harness3-constant/` for rows timed by
     /// a later harness (the first harness's files sit in `data/<slug>/`).
     /// A toolchain other than gcc at the default flags adds its tag (see
-    /// [`Descriptor::toolchain`]): `harness2-constant-clang19/`.
+    /// [`Descriptor::toolchain`]): `harness3-constant-clang19/`.
     pub fn data_dir(&self) -> String {
         let tag = self.toolchain().map(|t| format!("-{t}")).unwrap_or_default();
         if self.harness == 1 {
@@ -395,10 +403,10 @@ mod tests {
         (d.cpu, d.isa, d.l2) = ("AMD EPYC".into(), "avx2".into(), 512 << 10);
         assert_eq!(d.toolchain(), None);
         assert_eq!(d.platform(), "amd-epyc-avx2-l2-512k");
-        assert_eq!(d.data_dir(), "data/amd-epyc-avx2-l2-512k/harness2-constant/");
+        assert_eq!(d.data_dir(), "data/amd-epyc-avx2-l2-512k/harness3-constant/");
         let clang = Descriptor { cc: "Debian clang version 19.1.7 (3~deb12u1)".into(), ..d.clone() };
         assert_eq!(clang.toolchain().as_deref(), Some("clang19"));
-        assert_eq!(clang.data_dir(), "data/amd-epyc-avx2-l2-512k/harness2-constant-clang19/");
+        assert_eq!(clang.data_dir(), "data/amd-epyc-avx2-l2-512k/harness3-constant-clang19/");
         assert_eq!(clang.platform(), "amd-epyc-avx2-l2-512k-clang19");
         let o2 = Descriptor { cflags: "-O2".into(), ..d.clone() };
         assert_eq!(o2.toolchain().as_deref(), Some("gcc12-o2"));

@@ -484,7 +484,7 @@ enum Command {
 /// How to time (shared by measure and collect).
 #[derive(Args, Clone, Debug)]
 struct TimingArgs {
-    /// Timed runs for candidates within --near of the best (others run once).
+    /// Timed runs per round for candidates within --near of the best (others run once).
     #[arg(long, default_value_t = 3)]
     reps: usize,
     /// Repeat a candidate only while its time is within this factor of the best seen.
@@ -499,6 +499,12 @@ struct TimingArgs {
     /// collect). Tiled code often runs 2x faster with constants.
     #[arg(long, value_enum, default_value_t = SizeBinding::Constant)]
     sizes: SizeBinding,
+    /// Worker processes each candidate runs in, in a new order each time;
+    /// its time is the median of their fastest runs. Speeds on a shared
+    /// machine move between processes. `tss collect` always uses the
+    /// harness's number, so that one file's rows are timed alike.
+    #[arg(long, default_value_t = tss::machine::ROUNDS)]
+    rounds: usize,
 }
 
 impl TimingArgs {
@@ -508,6 +514,7 @@ impl TimingArgs {
             near: self.near.max(1.0),
             timeout: Duration::from_secs(self.timeout.max(1)),
             sizes: self.sizes,
+            rounds: self.rounds.max(1),
         }
     }
 }

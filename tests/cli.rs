@@ -274,3 +274,39 @@ fn float_kernels_are_measured() {
     let rows: Vec<&str> = out.lines().filter(|l| l.contains("\tok\t")).collect();
     assert_eq!(rows.len(), 3, "{out}{err}");
 }
+
+/// Every variant, the untiled one included, gets one time per round (the
+/// round's fastest run), and `collect` refuses a round count other than the
+/// harness's, which would mix differently timed rows in one file.
+#[test]
+fn rounds_time_each_variant_in_several_workers() {
+    let run = |rounds: &str| {
+        let (ok, out, err) = tss(&[
+            "measure",
+            "corpus/blas/sgemm.c",
+            "--size",
+            "NI=40,NJ=36,NK=33",
+            "--baseline",
+            "--tile",
+            "8",
+            "--tile",
+            "16:2",
+            "--reps",
+            "2",
+            "--rounds",
+            rounds,
+        ]);
+        assert!(ok, "{err}");
+        let runs: Vec<String> = out
+            .lines()
+            .filter(|l| l.contains("\tok\t"))
+            .map(|l| l.split('\t').nth(4).unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(runs.len(), 3, "{out}{err}");
+        runs
+    };
+    assert!(run("3").iter().all(|r| r == "3"));
+    assert!(run("1").iter().all(|r| r == "1" || r == "2"));
+    let (ok, _, err) = tss(&["collect", "--kernels", "corpus/blas/sgemm.c", "--rounds", "2", "--out", "/dev/null"]);
+    assert!(!ok && err.contains("--rounds 2"), "{err}");
+}

@@ -18,11 +18,19 @@ pub struct Policy {
     pub near: f64,
     pub timeout: Duration,
     pub sizes: SizeBinding,
+    /// Worker processes each variant runs in ([`Session::measure`]).
+    pub rounds: usize,
 }
 
 impl Default for Policy {
     fn default() -> Self {
-        Policy { reps: 3, near: 1.05, timeout: Duration::from_secs(120), sizes: SizeBinding::Constant }
+        Policy {
+            reps: 3,
+            near: 1.05,
+            timeout: Duration::from_secs(120),
+            sizes: SizeBinding::Constant,
+            rounds: crate::machine::ROUNDS,
+        }
     }
 }
 
@@ -116,8 +124,17 @@ impl<'a> Session<'a> {
 
     /// Times `variants` at `sizes`. The untiled code runs first (its
     /// checksum is the reference) unless `reference` is already known;
-    /// `baseline_reps` is how often to repeat it. `on` sees every variant
-    /// as soon as it ends, untiled included.
+    /// `baseline_reps` is how often to repeat it. `on` sees every variant,
+    /// untiled first.
+    ///
+    /// With one round `on` sees each variant as soon as it ends. With
+    /// [`Policy::rounds`] > 1, the variants that ran correctly run again in
+    /// that many worker processes in all, each round in another order, and
+    /// `on` sees every variant at the end with one time per round (the
+    /// round's fastest repetition): their median is the variant's time.
+    /// On a shared machine a variant's speed moves by 10-50 % from one
+    /// process or second to the next while staying steady within one, so a
+    /// single round ranks candidates partly by when and where each ran.
     pub fn measure(
         &self,
         sizes: &Sizes,
@@ -144,12 +161,25 @@ impl<'a> Session<'a> {
             SizeBinding::Constant => driver::size_defines(&base.params, &base.extents),
             SizeBinding::Runtime => Vec::new(),
         };
+        let rounds = self.policy.rounds.max(1);
+        // With several rounds, every result waits here for the later rounds;
+        // `libs[k]` is the object of `held[k]` when it ran correctly.
+        let mut held: Vec<(Variant, Timing)> = Vec::new();
+        let mut libs: Vec<Option<PathBuf>> = Vec::new();
+        let mut report = |v: &Variant, t: Timing, lib: Option<&PathBuf>| {
+            if rounds == 1 {
+                on(v, t);
+            } else {
+                libs.push(lib.filter(|_| t.status == Status::Ok).cloned());
+                held.push((v.clone(), round_best(t)));
+            }
+        };
         let mut reference = reference;
         if reference.is_none() || variants.contains(&Variant::Untiled) {
             let lib = self
                 .compile(&Variant::Untiled, &bound)
                 .map_err(|e| format!("untiled baseline does not compile: {e}"))?;
-            let job = Job { libs: vec![lib], reps: baseline_reps.max(1), near: f64::MAX, ..base.clone() };
+            let job = Job { libs: vec![lib.clone()], reps: baseline_reps.max(1), near: f64::MAX, ..base.clone() };
             let mut got = None;
             self.runner.run(&job, |_, t| got = Some(t))?;
             let t = got.ok_or("the untiled baseline produced no result")?;
@@ -157,36 +187,104 @@ impl<'a> Session<'a> {
                 return Err(format!("the untiled baseline failed ({}: {})", t.status, t.detail));
             }
             reference = t.checksum;
-            on(&Variant::Untiled, t);
+            report(&Variant::Untiled, t, Some(&lib));
         }
         let tiled: Vec<Variant> = variants.iter().filter(|v| **v != Variant::Untiled).cloned().collect();
         let tiled: Vec<Variant> = probe_order(tiled.len()).into_iter().map(|i| tiled[i].clone()).collect();
-        let mut libs = Vec::new();
+        let mut objects = Vec::new();
         let mut runnable = Vec::new();
         for (v, lib) in tiled.iter().zip(self.compile_all(&tiled, &bound)) {
             match lib {
                 Ok(l) => {
-                    libs.push(l);
+                    objects.push(l);
                     runnable.push(v.clone());
                 }
-                Err(e) => on(v, Timing::failed(Status::CompileError, e)),
+                Err(e) => report(v, Timing::failed(Status::CompileError, e), None),
             }
         }
-        if libs.is_empty() {
+        if !objects.is_empty() {
+            let job = Job { libs: objects.clone(), ..base.clone() };
+            self.runner.run(&job, |k, t| report(&runnable[k], self.checked(t, reference), Some(&objects[k])))?;
+        }
+        if rounds > 1 {
+            self.more_rounds(&base, rounds, &mut held, &libs, reference)?;
+            for (v, t) in held {
+                on(&v, t);
+            }
+        }
+        Ok(())
+    }
+
+    /// `t`, marked wrong when its checksum differs from the untiled code's.
+    fn checked(&self, mut t: Timing, reference: Option<f64>) -> Timing {
+        if let (Some(c), Some(r)) = (t.checksum, reference)
+            && t.status == Status::Ok
+            && !checksums_agree(c, r, self.analysis.scop.element)
+        {
+            t.status = Status::Wrong;
+            t.detail = format!("checksum {c:e} != untiled {r:e}");
+        }
+        t
+    }
+
+    /// Rounds 2..=`rounds` over the variants of `held` that have an object
+    /// in `libs`, each in a new worker: odd rounds in reverse order, even
+    /// ones rotated by half, so that no variant always runs beside the same
+    /// neighbours or at the same point of a slow spell. Each round appends
+    /// its fastest repetition of a variant to the variant's times; a variant
+    /// that fails or answers differently in a later round takes that status,
+    /// since a kernel that is right only sometimes is wrong.
+    fn more_rounds(
+        &self,
+        base: &Job,
+        rounds: usize,
+        held: &mut [(Variant, Timing)],
+        libs: &[Option<PathBuf>],
+        reference: Option<f64>,
+    ) -> Result<(), String> {
+        let ok: Vec<usize> = (0..held.len()).filter(|&k| libs[k].is_some()).collect();
+        if ok.is_empty() {
             return Ok(());
         }
-        let job = Job { libs, ..base };
-        self.runner.run(&job, |k, mut t| {
-            if let (Some(c), Some(r)) = (t.checksum, reference)
-                && t.status == Status::Ok
-                && !checksums_agree(c, r, self.analysis.scop.element)
-            {
-                t.status = Status::Wrong;
-                t.detail = format!("checksum {c:e} != untiled {r:e}");
+        for round in 1..rounds {
+            let mut order = ok.clone();
+            if round % 2 == 1 {
+                order.reverse();
+            } else {
+                let half = order.len() / 2;
+                order.rotate_left(half);
             }
-            on(&runnable[k], t);
-        })
+            let best = order.iter().filter_map(|&k| held[k].1.min()).reduce(f64::min);
+            let job = Job {
+                libs: order.iter().map(|&k| libs[k].clone().expect("ok variants have objects")).collect(),
+                best,
+                ..base.clone()
+            };
+            self.runner.run(&job, |i, t| {
+                let (_, kept) = &mut held[order[i]];
+                let t = self.checked(t, reference);
+                if kept.status != Status::Ok {
+                    return;
+                }
+                match (t.status, t.min()) {
+                    (Status::Ok, Some(m)) => kept.times.push(m),
+                    _ => {
+                        kept.status = t.status;
+                        kept.detail = format!("round {}: {}", round + 1, t.detail);
+                    }
+                }
+            })?;
+        }
+        Ok(())
     }
+}
+
+/// A round's timing reduced to its fastest repetition (the worker repeats
+/// only near-best variants, so a round's repetitions are not comparable
+/// between variants, but its minimum is).
+fn round_best(mut t: Timing) -> Timing {
+    t.times = t.min().into_iter().collect();
+    t
 }
 
 /// The order in which a sweep visits `n` candidates given in ascending tile
