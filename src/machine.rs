@@ -86,8 +86,9 @@ pub const HARNESS: u32 = 3;
 
 /// Worker processes every variant runs in (harness 3). On the Zen 3 the
 /// same register tile of a memory-bound dense layer ran 8.6-13.7 ms from one
-/// process to the next (within one, its five runs agreed to 2 %): a
-/// candidate timed in one process is ranked partly by its luck.
+/// process to the next (within one, its fastest of five runs stayed within
+/// 7 % of their median): a candidate timed in one process is ranked partly
+/// by its luck.
 pub const ROUNDS: usize = 3;
 
 /// Everything that makes timings from two machines incomparable: CPU, vector
