@@ -25,7 +25,7 @@ use crate::features::FeatureSet;
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
-use crate::select::{keep_best, keep_count, search_order};
+use crate::select::{keep_best, search_count, search_order};
 
 pub const METHODS: [&str; 9] =
     ["T1", "T6-Random", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "constant+vector", "best"];
@@ -212,7 +212,7 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constants: &Constants) -
         let kept = keep_best(&pred);
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
         let order = search_order(&pred, |k| classes[k]);
-        let searched = &order[..keep_count(order.len())];
+        let searched = &order[..search_count(order.len())];
         let score = |t: f64| Score {
             time: t,
             tn: t / best,

@@ -319,8 +319,9 @@ enum Command {
         /// Problem sizes, e.g. `NI=1500,NJ=1300,NK=1100`.
         #[arg(long, value_name = "NAME=VALUE,...")]
         size: String,
-        /// `t6-search` (compile and time the best 10 %, keep the fastest; the
-        /// best on the test sets), `t1` (lowest prediction, no compilation),
+        /// `t6-search` (compile and time the best 10 %, at most 32, keep the
+        /// fastest; the best on the test sets), `t1` (lowest prediction, no
+        /// compilation),
         /// `t6-random` (random among the best 10 %).
         #[arg(long, default_value = "t6-search")]
         mode: Strategy,
