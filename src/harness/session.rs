@@ -132,9 +132,9 @@ impl<'a> Session<'a> {
     /// that many worker processes in all, each round in another order, and
     /// `on` sees every variant at the end with one time per round (the
     /// round's fastest repetition): their median is the variant's time.
-    /// On a shared machine a variant's speed moves by 10-50 % from one
-    /// process or second to the next while staying steady within one, so a
-    /// single round ranks candidates partly by when and where each ran.
+    /// On a shared machine a variant's speed moves by up to 1.6x from one
+    /// process (or second) to the next while staying steadier within one,
+    /// so a single round ranks candidates partly by when each ran.
     pub fn measure(
         &self,
         sizes: &Sizes,
