@@ -31,9 +31,14 @@ def kernel_file(name):
     return hits[0] if hits else None
 
 
-def measure(tss, src, sizes, tiles, reps):
-    """Median seconds per config, timed `reps` times each (None if not ok)."""
-    cmd = [tss, "measure", src, "--size", sizes, "--reps", str(reps), "--near", "1000", "--json"]
+def measure(tss, src, sizes, tiles, reps=None, rounds=None):
+    """Median seconds per config from one `tss measure` run (None if not
+    ok): each timed `reps` times in one process, or in `rounds` processes."""
+    cmd = [tss, "measure", src, "--size", sizes, "--json"]
+    if reps:
+        cmd += ["--reps", str(reps), "--near", "1000"]
+    if rounds:
+        cmd += ["--rounds", str(rounds)]
     for t in tiles:
         if t == "untiled":
             cmd.append("--baseline")
@@ -73,7 +78,7 @@ def main():
     for kernel, sizes, (pick, pick_t, _), fastest in pool[: args.limit]:
         src = kernel_file(kernel)
         tiles = [pick] + [c[0] for c in fastest if c[0] != pick]
-        times = measure(args.tss, src, sizes, tiles, args.reps) if src else None
+        times = measure(args.tss, src, sizes, tiles, args.reps, rounds=1) if src else None
         if not times or None in times:
             continue
         ref = min(range(1, len(tiles)), key=lambda k: times[k])

@@ -24,28 +24,12 @@ import math
 import os
 import random
 import statistics
-import subprocess
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from leave_family_out import ROOT, geo  # noqa: E402
-from remeasure import kernel_file  # noqa: E402
-
-
-def measure(tss, src, sizes, tiles, rounds):
-    """Seconds per config (None where not ok) from one `tss measure` run."""
-    import json
-
-    cmd = [tss, "measure", src, "--size", sizes, "--rounds", str(rounds), "--json"]
-    for t in tiles:
-        cmd += ["--baseline"] if t == "untiled" else ["--tile", t]
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0:
-        print(f"  {os.path.basename(src)} {sizes}: {out.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
-        return None
-    got = {r["variant"]: r["median"] for r in json.loads(out.stdout)["results"] if r["status"] == "ok"}
-    return [got.get(t) for t in tiles]
+from remeasure import kernel_file, measure  # noqa: E402
 
 
 def regret(a, b):
@@ -92,7 +76,7 @@ def main():
         runs = {c: [] for c in counts}
         for _ in range(2):
             for c in counts:
-                runs[c].append(measure(args.tss, src, sizes, tiles, c))
+                runs[c].append(measure(args.tss, src, sizes, tiles, rounds=c))
         if any(r is None or None in r for rs in runs.values() for r in rs):
             continue
         done += 1

@@ -255,7 +255,15 @@ fn strided_innermost_loops_keep_their_step() {
 /// variants agree with the untiled one.
 #[test]
 fn float_kernels_are_measured() {
-    let (ok, out, err) = tss(&[
+    let (ok, out, err) = measure_sgemm(&["--sizes", "runtime", "--reps", "1"]);
+    assert!(ok, "{err}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains("\tok\t")).collect();
+    assert_eq!(rows.len(), 3, "{out}{err}");
+}
+
+/// `tss measure` of a small sgemm: the untiled code and two tiled variants.
+fn measure_sgemm(extra: &[&str]) -> (bool, String, String) {
+    let mut args = vec![
         "measure",
         "corpus/blas/sgemm.c",
         "--size",
@@ -265,14 +273,9 @@ fn float_kernels_are_measured() {
         "8",
         "--tile",
         "16:2",
-        "--sizes",
-        "runtime",
-        "--reps",
-        "1",
-    ]);
-    assert!(ok, "{err}");
-    let rows: Vec<&str> = out.lines().filter(|l| l.contains("\tok\t")).collect();
-    assert_eq!(rows.len(), 3, "{out}{err}");
+    ];
+    args.extend_from_slice(extra);
+    tss(&args)
 }
 
 /// Every variant, the untiled one included, gets one time per round (the
@@ -281,21 +284,7 @@ fn float_kernels_are_measured() {
 #[test]
 fn rounds_time_each_variant_in_several_workers() {
     let run = |rounds: &str| {
-        let (ok, out, err) = tss(&[
-            "measure",
-            "corpus/blas/sgemm.c",
-            "--size",
-            "NI=40,NJ=36,NK=33",
-            "--baseline",
-            "--tile",
-            "8",
-            "--tile",
-            "16:2",
-            "--reps",
-            "2",
-            "--rounds",
-            rounds,
-        ]);
+        let (ok, out, err) = measure_sgemm(&["--reps", "2", "--rounds", rounds]);
         assert!(ok, "{err}");
         let runs: Vec<String> = out
             .lines()
