@@ -162,16 +162,15 @@ impl<'a> Session<'a> {
             SizeBinding::Runtime => Vec::new(),
         };
         let rounds = self.policy.rounds.max(1);
-        // With several rounds, every result waits here for the later rounds;
-        // `libs[k]` is the object of `held[k]` when it ran correctly.
-        let mut held: Vec<(Variant, Timing)> = Vec::new();
-        let mut libs: Vec<Option<PathBuf>> = Vec::new();
+        // With several rounds, every result waits here for the later rounds,
+        // with its object when it ran correctly.
+        let mut held: Vec<Held> = Vec::new();
         let mut report = |v: &Variant, t: Timing, lib: Option<&PathBuf>| {
             if rounds == 1 {
                 on(v, t);
             } else {
-                libs.push(lib.filter(|_| t.status == Status::Ok).cloned());
-                held.push((v.clone(), round_best(t)));
+                let lib = lib.filter(|_| t.status == Status::Ok).cloned();
+                held.push((v.clone(), round_best(t), lib));
             }
         };
         let mut reference = reference;
@@ -207,8 +206,8 @@ impl<'a> Session<'a> {
             self.runner.run(&job, |k, t| report(&runnable[k], self.checked(t, reference), Some(&objects[k])))?;
         }
         if rounds > 1 {
-            self.more_rounds(&base, rounds, &mut held, &libs, reference)?;
-            for (v, t) in held {
+            self.more_rounds(&base, rounds, &mut held, reference)?;
+            for (v, t, _) in held {
                 on(&v, t);
             }
         }
@@ -227,22 +226,15 @@ impl<'a> Session<'a> {
         t
     }
 
-    /// Rounds 2..=`rounds` over the variants of `held` that have an object
-    /// in `libs`, each in a new worker: odd rounds in reverse order, even
+    /// Rounds 2..=`rounds` over the variants of `held` that have an
+    /// object, each in a new worker: odd rounds in reverse order, even
     /// ones rotated by half, so that no variant always runs beside the same
     /// neighbours or at the same point of a slow spell. Each round appends
     /// its fastest repetition of a variant to the variant's times; a variant
     /// that fails or answers differently in a later round takes that status,
     /// since a kernel that is right only sometimes is wrong.
-    fn more_rounds(
-        &self,
-        base: &Job,
-        rounds: usize,
-        held: &mut [(Variant, Timing)],
-        libs: &[Option<PathBuf>],
-        reference: Option<f64>,
-    ) -> Result<(), String> {
-        let ok: Vec<usize> = (0..held.len()).filter(|&k| libs[k].is_some()).collect();
+    fn more_rounds(&self, base: &Job, rounds: usize, held: &mut [Held], reference: Option<f64>) -> Result<(), String> {
+        let ok: Vec<usize> = (0..held.len()).filter(|&k| held[k].2.is_some()).collect();
         if ok.is_empty() {
             return Ok(());
         }
@@ -256,12 +248,12 @@ impl<'a> Session<'a> {
             }
             let best = order.iter().filter_map(|&k| held[k].1.min()).reduce(f64::min);
             let job = Job {
-                libs: order.iter().map(|&k| libs[k].clone().expect("ok variants have objects")).collect(),
+                libs: order.iter().map(|&k| held[k].2.clone().expect("ok variants have objects")).collect(),
                 best,
                 ..base.clone()
             };
             self.runner.run(&job, |i, t| {
-                let (_, kept) = &mut held[order[i]];
+                let (_, kept, _) = &mut held[order[i]];
                 let t = self.checked(t, reference);
                 if kept.status != Status::Ok {
                     return;
@@ -278,6 +270,10 @@ impl<'a> Session<'a> {
         Ok(())
     }
 }
+
+/// A variant waiting for its later rounds: its timing so far and, when it
+/// ran correctly, its object.
+type Held = (Variant, Timing, Option<PathBuf>);
 
 /// A round's timing reduced to its fastest repetition (the worker repeats
 /// only near-best variants, so a round's repetitions are not comparable
