@@ -359,7 +359,10 @@ fn tile_with(
     let model = Model::build(&ctx, scop)?;
     let deps = Dependences::compute(&model)?;
     let schedule = poly::schedule::compute(&ctx, scop, &model, &deps, plan == Plan::Unfused)?;
-    let tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule, &opts.config)?;
+    let mut tiled: TiledSchedule = poly::tile::tile(&ctx, scop, &schedule, &opts.config)?;
+    if opts.config.vector > 0 {
+        tiled.fresh_reads = poly::deps::fresh_reads(&ctx, &model, scop)?;
+    }
     let code = codegen::generate(scop, &tiled, opts, deadline)?;
     // The code is found: the report's texts must not fail on the budget.
     drop(watch);

@@ -20,8 +20,10 @@ use tss::TileOptions;
 const SIZES: [&str; 8] = ["-DNI=37", "-DNJ=41", "-DNK=29", "-DNL=23", "-DNM=31", "-DM=33", "-DN=39", "-DTSTEPS=5"];
 /// Configs as `tss tile --tile T --unroll U` takes them (`T:U`), some
 /// packing (`/pack`), some with vector register tiles (`/vG`, the reduction
-/// inside blocks of G vectors); `9x5x6:1x4x3` splits trmm's triangular `k` loop.
-const CONFIGS: [&str; 19] = [
+/// inside blocks of G vectors); `9x5x6:1x4x3` splits trmm's triangular `k`
+/// loop, and `9x5x6:1x4x1/v2` and `33x9x17:1x3x1/pack/v1` split it around
+/// trmm's vector register tile.
+const CONFIGS: [&str; 21] = [
     "1",
     "7",
     "8",
@@ -41,6 +43,8 @@ const CONFIGS: [&str; 19] = [
     "7:4/v1",
     "64:2/pack/v1",
     "33x9x17:5x1x3/v3",
+    "9x5x6:1x4x1/v2",
+    "33x9x17:1x3x1/pack/v1",
 ];
 
 fn kernels() -> Vec<PathBuf> {
@@ -251,6 +255,27 @@ fn triangular_loops_split_under_register_tiles() {
     let tiled = dir.path().join("tiled.c");
     std::fs::write(&tiled, &code).unwrap();
     assert_eq!(compile_and_run(&tiled, &dir.path().join("tiled")), compile_and_run(&k, &dir.path().join("orig")));
+}
+
+/// trmm's `B[i][j] += A[k][i] * B[k][j]` reads rows of `B` that no row
+/// above has updated yet (`k > i`), so the vector register tile loads them
+/// from memory while its own rows stay in registers; the triangular `k`
+/// range of the jammed rows is split around the tile.
+#[test]
+fn trmm_reads_rows_not_yet_written_in_a_vector_tile() {
+    let k = root().join("polybench/linear-algebra/trmm.c");
+    let src = std::fs::read_to_string(&k).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let expected = compile_and_run(&k, &dir.path().join("orig"));
+    for text in ["9x5x6:1x4x1/v2", "256x256x64:1x6x1/pack/v2"] {
+        let opts = TileOptions { config: text.parse().unwrap(), ..TileOptions::default() };
+        let (code, _) = tss::tile_source(&k, &src, &opts).unwrap();
+        assert!(tss::codegen::has_vector_tile(&code) && code.contains("int tss_lb_k = "), "{text}: {code}");
+        assert!(code.contains("TSS_VLD(&B[k][j])"), "{text}: B[k][j] is not a vector load: {code}");
+        let tiled = dir.path().join("tiled.c");
+        std::fs::write(&tiled, &code).unwrap();
+        assert_eq!(compile_and_run(&tiled, &dir.path().join("tiled")), expected, "{text}");
+    }
 }
 
 #[test]

@@ -23,7 +23,7 @@ use crate::config::Config;
 use crate::frontend::Scop;
 use crate::poly::PolyError;
 use crate::poly::ffi::{self, AstBuild};
-use crate::poly::tile::{Band, Dim, DimKind, TiledSchedule, tile_param};
+use crate::poly::tile::{Dim, DimKind, TiledSchedule, tile_param};
 use expr::ExprPrinter;
 
 /// What `tss tile` should produce.
@@ -86,9 +86,7 @@ pub fn generate(
             .parts
             .iter()
             .zip(&texts)
-            .map(|(part, text)| {
-                s.spawn(|| print_part(scop, &tiled.bands, opts, &context, (text, &part.dims), deadline))
-            })
+            .map(|(part, text)| s.spawn(|| print_part(scop, tiled, opts, &context, (text, &part.dims), deadline)))
             .collect();
         handles
             .into_iter()
@@ -122,7 +120,7 @@ struct Printed {
 /// Generates and prints one part in a fresh ISL context.
 fn print_part(
     scop: &Scop,
-    bands: &[Band],
+    tiled: &TiledSchedule,
     opts: &TileOptions,
     context: &str,
     (map, dims): (&str, &[Dim]),
@@ -135,6 +133,8 @@ fn print_part(
     ffi::set_ast_options(&ctx);
     let ast = build_ast(&ctx, context, dims, isl_rs::UnionMap::read_from_str(&ctx, map)?)?;
     let mut p = Printer::new(scop, dims, opts);
+    p.fresh = &tiled.fresh_reads;
+    let bands = &tiled.bands;
     if opts.config.pack {
         let mut next = 0;
         for q in 0..dims.len().saturating_sub(1) {
@@ -235,7 +235,14 @@ struct Printer<'a> {
     /// The packed arrays of the tile being printed: the vector register
     /// tile reads their buffers' layout ([`Printer::vector_tile`]).
     active: Vec<pack::Packed>,
+    /// Statement and array pairs whose reads find the initial value
+    /// ([`crate::poly::deps::fresh_reads`]): the vector register tile loads
+    /// them although the tile writes the array.
+    fresh: &'a BTreeSet<(String, String)>,
 }
+
+/// No fresh reads, for printers of code without vector tiles.
+static NO_FRESH_READS: BTreeSet<(String, String)> = BTreeSet::new();
 
 impl<'a> Printer<'a> {
     fn new(scop: &'a Scop, dims: &'a [Dim], opts: &'a TileOptions) -> Self {
@@ -250,6 +257,7 @@ impl<'a> Printer<'a> {
             shift: Vec::new(),
             packs: BTreeMap::new(),
             active: Vec::new(),
+            fresh: &NO_FRESH_READS,
         }
     }
 

@@ -108,17 +108,28 @@ impl Printer<'_> {
             return Ok(false);
         }
         let (j, r) = (vdim.name.clone(), dim.name.clone());
-        if self.depends_on_jam(node)? || self.bounds_read(&inner, &[r.as_str()])? {
+        if self.bounds_read(&inner, &[r.as_str()])? {
             return Ok(false);
         }
         let (rcond, vcond) = (node.for_get_cond()?, inner.for_get_cond()?);
         let (Ok(rop), Ok(op)) = (test_op(&rcond), test_op(&vcond)) else { return Ok(false) };
-        let reduction = (e.print(&node.for_get_init()?)?, e.print(&rcond.get_op_arg(1)?)?);
+        let (rinit, rbound) = (node.for_get_init()?, rcond.get_op_arg(1)?);
+        // trmm's `k > i` under a jammed `i`: each copy's own reduction range.
+        let rsplit =
+            if self.depends_on_jam(node)? { self.own_ranges(&rinit, &rbound, &inner, depth + 2)? } else { Vec::new() };
+        let reduction = if rsplit.is_empty() {
+            let e = self.expr();
+            (e.print(&rinit)?, e.print(&rbound)?)
+        } else {
+            (format!("tss_lb_{r}"), format!("tss_ub_{r}"))
+        };
         let copies = self.own_ranges(&inner.for_get_init()?, &vcond.get_op_arg(1)?, &body, depth + 3)?;
         let written = self.written_names(&body)?;
+        let fresh = self.fresh_arrays(&body)?;
         let mut stmts = Vec::new();
         for (text, _) in &copies {
-            let Some(l) = lanes(&pack::rewrite(text.trim(), &self.active), &j, &r, &written) else { return Ok(false) };
+            let rewritten = pack::rewrite(text.trim(), &self.active);
+            let Some(l) = lanes(&rewritten, &j, &r, &written, &fresh) else { return Ok(false) };
             stmts.push(l);
         }
         // Every copy must write the same column: the accumulators span it.
@@ -131,8 +142,30 @@ impl Printer<'_> {
         }
         let Some(accs) = accumulators(&stmts) else { return Ok(false) };
         let split = self.depends_on_jam(&inner)?;
-        self.print_vector_tile(&VectorTile { j, r, op, rop, reduction, groups, split }, &copies, &stmts, &accs, depth);
+        let tile = VectorTile { j, r, op, rop, reduction, groups, split };
+        if rsplit.is_empty() {
+            self.print_vector_tile(&tile, &copies, &stmts, &accs, depth);
+            return Ok(true);
+        }
+        // Each copy's reduction steps below the common range alone, then
+        // the tile over the common range, then the steps above it: the
+        // split of [`Printer::split_loop`], legal for the same reason.
+        let (lo, hi) = &tile.reduction;
+        let (lb, ub) = common_range(rsplit.iter().map(|(_, own)| own));
+        self.line(depth, &format!("{{ int {lo} = {lb}, {hi} = {ub};"));
+        let (rname, under, over) = (tile.r.as_str(), below(lo, rop), above(lo, hi, rop));
+        self.copy_loops(&rsplit, rname, rop, |l| l.to_string(), |u| format!("tss_min({u}, {under})"), depth + 1);
+        self.print_vector_tile(&tile, &copies, &stmts, &accs, depth + 1);
+        self.copy_loops(&rsplit, rname, rop, |l| format!("tss_max({l}, {over})"), |u| u.to_string(), depth + 1);
+        self.line(depth, "}");
         Ok(true)
+    }
+
+    /// The arrays `body`'s statement writes whose other reads are fresh
+    /// ([`crate::poly::deps::fresh_reads`]).
+    fn fresh_arrays(&self, body: &ASTNode) -> Result<BTreeSet<String>, PolyError> {
+        let name = body.user_get_expr()?.get_op_arg(0)?.get_id()?.get_name()?.to_string();
+        Ok(self.fresh.iter().filter(|(s, _)| *s == name).map(|(_, a)| a.clone()).collect())
     }
 
     /// Prints the nest [`Printer::vector_tile`] describes.
@@ -421,8 +454,16 @@ pub(super) fn at_group(text: &str, j: &str, g: usize) -> String {
 /// Splits statement `text` (one `X op= expr;`) for lanes of the vector loop
 /// over `j` inside the reduction loop over `r`, or `None` when it does not
 /// have the form the module describes. `written` names every array the
-/// tile writes.
-pub(super) fn lanes(text: &str, j: &str, r: &str, written: &BTreeSet<String>) -> Option<Lanes> {
+/// tile writes, and `fresh` those of them whose reads, but of the written
+/// element, find the initial value ([`crate::poly::deps::fresh_reads`]):
+/// those are read like a read-only array.
+pub(super) fn lanes(
+    text: &str,
+    j: &str,
+    r: &str,
+    written: &BTreeSet<String>,
+    fresh: &BTreeSet<String>,
+) -> Option<Lanes> {
     let text = text.trim().strip_suffix(';')?;
     if text.contains(';') || text.contains('\n') {
         return None;
@@ -446,13 +487,17 @@ pub(super) fn lanes(text: &str, j: &str, r: &str, written: &BTreeSet<String>) ->
             pieces.push(Piece::Text(plain(&part[last..x.start], j)?.to_string()));
             let t = &part[x.start..x.end];
             let s = scalar::subscripts(&t[x.array.len()..]);
-            if written.contains(&x.array) {
-                // Only the accumulator's own element: any other element of a
-                // written array may be one the lanes or the copies change.
-                let mut s = s?;
+            let own = written.contains(&x.array) && {
+                let mut s = s.clone()?;
                 let c = s.pop()?;
-                (x.array == w.array && s == subs && c == column).then_some(())?;
+                x.array == w.array && s == subs && c == column
+            };
+            if own {
                 pieces.push(Piece::Acc);
+            } else if written.contains(&x.array) && !fresh.contains(&x.array) {
+                // Any other element of a written array may be one the lanes
+                // or the copies change, unless no write ever precedes it.
+                return None;
             } else if scalar::identifiers(t).all(|v| v != j) {
                 pieces.push(Piece::Text(t.to_string()));
             } else {
@@ -599,7 +644,7 @@ mod tests {
     #[test]
     fn syrk_splits_into_accumulator_broadcast_and_load() {
         let text = "C[(i + 1)][j] += alpha * A[(i + 1)][c] * tss_p0[c - tss_p0_l1][j - tss_p0_l0];";
-        let l = lanes(text, "j", "c", &set(&["C"])).unwrap();
+        let l = lanes(text, "j", "c", &set(&["C"]), &set(&[])).unwrap();
         assert_eq!(l.written, "C[(i + 1)][j]");
         assert_eq!(l.arrays, vec!["C[0][0]".to_string(), "tss_p0[0][0]".into()]);
         assert_eq!(l.head, "alpha * A[(i + 1)][c]");
@@ -612,14 +657,14 @@ mod tests {
             "tss_a1_0 += tss_s[c][1] * TSS_VLD(&tss_p0[c - tss_p0_l1][j - tss_p0_l0]);"
         );
         // The accumulator read on the right, in an assignment.
-        let l = lanes("y[j] = y[j] + 2 * x[k][j];", "j", "k", &set(&["y"])).unwrap();
+        let l = lanes("y[j] = y[j] + 2 * x[k][j];", "j", "k", &set(&["y"]), &set(&[])).unwrap();
         assert_eq!(l.render("a", "j", 0, None), "a = a + 2 * TSS_VLD(&x[k][j]);");
     }
 
     #[test]
     fn anything_a_vector_would_compute_differently_stays_scalar() {
         let w = set(&["C"]);
-        let no = |t: &str| lanes(t, "j", "k", &w).is_none();
+        let no = |t: &str| lanes(t, "j", "k", &w, &set(&[])).is_none();
         assert!(no("C[i][j] += A[j][k];"), "stride M in j");
         assert!(no("C[i][j] += C[i][j + 1];"), "another element of the written array");
         assert!(no("C[i][k] += A[i][j];"), "the written element moves with k");
@@ -632,10 +677,10 @@ mod tests {
         assert!(no("C[i][j] == A[i][j];"), "not an assignment");
         assert!(no("C[i][j]++;"), "not an assignment");
         assert!(no("C[i][j] += s.x * A[i][j];"), "a member");
-        let l = lanes("C[i][j] += 0.5 * A[k][j] * B[(i + 1)][k];", "j", "k", &w).unwrap();
-        assert!(l.literal && !lanes("C[i][j] += 2 * A[k][j] / n;", "j", "k", &w).unwrap().literal);
+        let l = lanes("C[i][j] += 0.5 * A[k][j] * B[(i + 1)][k];", "j", "k", &w, &set(&[])).unwrap();
+        assert!(l.literal && !lanes("C[i][j] += 2 * A[k][j] / n;", "j", "k", &w, &set(&[])).unwrap().literal);
         // A scalar assigned to the accumulator is splatted (found by the fuzzer).
-        let splat = lanes("C[i][j] = 2 - 0.5 * s;", "j", "k", &w).unwrap();
+        let splat = lanes("C[i][j] = 2 - 0.5 * s;", "j", "k", &w, &set(&[])).unwrap();
         assert_eq!(splat.render("a", "j", 0, None), "a = TSS_VSPLAT(2 - 0.5 * s);");
         assert_eq!(l.arrays, vec!["C[0][0]".to_string(), "A[0][0]".into()], "B is read as a scalar");
     }

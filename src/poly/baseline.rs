@@ -64,7 +64,7 @@ pub fn untiled(ctx: &Context, scop: &Scop, model: &Model, deps: &Dependences) ->
             .collect();
         parts.push(Part { map, dims });
     }
-    Ok(TiledSchedule { parts, bands: Vec::new(), tile_dims: 0 })
+    Ok(TiledSchedule { parts, bands: Vec::new(), tile_dims: 0, fresh_reads: Default::default() })
 }
 
 /// Does a dependence inside nest `n` cross iterations of its outer loop?

@@ -5,10 +5,13 @@
 //! order. Memory-based (not value-based) dependences are conservative: they
 //! can only forbid transformations, never allow a wrong one.
 
-use isl_rs::UnionMap;
+use std::collections::BTreeSet;
 
-use super::PolyError;
+use isl_rs::{Context, UnionMap};
+
 use super::model::Model;
+use super::{PolyError, isl_err};
+use crate::frontend::{Access, Scop};
 
 pub struct Dependences {
     /// Read after write (flow).
@@ -37,5 +40,78 @@ impl Dependences {
     /// All three kinds: what every legal schedule must respect.
     pub fn all(&self) -> Result<UnionMap, PolyError> {
         Ok(self.raw.copy()?.union(self.war.copy()?)?.union(self.waw.copy()?)?.coalesce()?)
+    }
+}
+
+/// Statement and array pairs whose reads of a written array all find its
+/// initial value: every read of the array in the statement, other than of
+/// an element the statement itself writes (its accumulator), touches an
+/// element no instance writes before it. trmm's `B[k][j]` (`k > i`) is
+/// one: row `k` is updated only after every row above it has read it. A
+/// vector register tile ([`crate::codegen`]) may then load such a read
+/// from memory while its own updates wait in registers; the read sees no
+/// write in the original order, so in no legal order either.
+pub fn fresh_reads(ctx: &Context, m: &Model, scop: &Scop) -> Result<BTreeSet<(String, String)>, PolyError> {
+    let c = |u: &UnionMap| u.copy().map_err(PolyError::from);
+    // Read instance -> every instance that runs before it.
+    let after = c(&m.schedule)?.lex_gt_union_map(c(&m.schedule)?)?;
+    let mut fresh = BTreeSet::new();
+    for s in &scop.statements {
+        let written: BTreeSet<&str> = s.accesses.iter().filter(|a| a.write).map(|a| a.array.as_str()).collect();
+        for array in written {
+            let own =
+                |a: &Access| s.accesses.iter().any(|w| w.write && w.array == a.array && w.subscripts == a.subscripts);
+            let others: Vec<String> = s
+                .accesses
+                .iter()
+                .filter(|a| !a.write && a.array == array && !own(a))
+                .map(|a| {
+                    let subs: Vec<String> = a.subscripts.iter().map(|e| e.isl()).collect();
+                    format!("{} -> {array}[{}]", s.tuple(), subs.join(", "))
+                })
+                .collect();
+            if others.is_empty() {
+                continue;
+            }
+            let text = format!("{}{{ {} }}", scop.param_prefix(), others.join("; "));
+            let reads = UnionMap::read_from_str(ctx, &text)
+                .map_err(|e| isl_err("read accesses", &text, e))?
+                .intersect_domain_union_set(m.domain.copy()?)?;
+            let earlier = reads.apply_range(c(&m.writes)?.reverse()?)?.intersect(c(&after)?)?;
+            if earlier.is_empty()? {
+                fresh.insert((s.name.clone(), array.to_string()));
+            }
+        }
+    }
+    Ok(fresh)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::parse_file;
+
+    /// `fresh_reads` of the one-statement nest `body` under `i, j, k` loops
+    /// with `k` from `k_range`.
+    fn fresh_of(k_range: &str, body: &str) -> BTreeSet<(String, String)> {
+        let src = format!(
+            "#pragma scop\nfor (i = 0; i < M; i++) for (j = 0; j < N; j++) for (k = {k_range}) {body}\n#pragma endscop\n"
+        );
+        let scop = &parse_file(&src).unwrap()[0];
+        let ctx = Context::alloc();
+        let m = Model::build(&ctx, scop).unwrap();
+        fresh_reads(&ctx, &m, scop).unwrap()
+    }
+
+    #[test]
+    fn rows_read_before_they_are_updated_are_fresh() {
+        let trmm = fresh_of("i + 1; k < M; k++", "B[i][j] += A[k][i] * B[k][j];");
+        assert_eq!(trmm, BTreeSet::from([("S0".to_string(), "B".to_string())]));
+        // Rows above `i` were updated by the time row `i` reads them.
+        assert!(fresh_of("0; k < i; k++", "B[i][j] += A[k][i] * B[k][j];").is_empty());
+        // `B[i][k]` is the accumulator of an earlier `j` when `k < j`.
+        assert!(fresh_of("0; k < N; k++", "B[i][j] += A[k][i] * B[i][k];").is_empty());
+        // Only reads of written arrays count; the accumulator is no other read.
+        assert!(fresh_of("0; k < N; k++", "C[i][j] += A[i][k] * B[k][j];").is_empty());
     }
 }

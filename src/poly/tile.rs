@@ -148,6 +148,9 @@ pub struct TiledSchedule {
     pub bands: Vec<Band>,
     /// Number of tile-size parameters used (`TSS_T1..TSS_Tn`).
     pub tile_dims: usize,
+    /// Statement and array pairs whose reads find the array's initial
+    /// value ([`super::deps::fresh_reads`]); empty until the caller fills it.
+    pub fresh_reads: BTreeSet<(String, String)>,
 }
 
 /// Whether the subtree at `node` holds a band (a loop).
@@ -192,7 +195,7 @@ pub fn tile(ctx: &Context, scop: &Scop, schedule: &Schedule, config: &Config) ->
         let (map, dims) = t.node(child, &Path::default())?;
         parts.push(Part { map: map.coalesce()?, dims });
     }
-    Ok(TiledSchedule { parts, bands: t.bands, tile_dims: t.tile_dims })
+    Ok(TiledSchedule { parts, bands: t.bands, tile_dims: t.tile_dims, fresh_reads: BTreeSet::new() })
 }
 
 /// The subtrees that run one after the other at the top of the schedule:
