@@ -808,21 +808,39 @@ impl<'a> Printer<'a> {
         let (init, bound, body) = (node.for_get_init()?, cond.get_op_arg(1)?, node.for_get_body()?);
         let copies = self.own_ranges(&init, &bound, &body, depth + 2)?;
         let v = &dim.name;
+        let u = self.jam_factor(node, dim)?;
+        self.around_common_range(&copies, v, op, depth, |p, lo, hi| {
+            if u > 1 {
+                p.jammed_range(&body, it, dim, u, (lo.to_string(), op, hi.to_string()), depth + 1)
+            } else {
+                p.line(depth + 1, &format!("for ({v} = {lo}; {v} {op} {hi}; {v}++) {{"));
+                p.node(&body, depth + 2)?;
+                p.line(depth + 1, "}");
+                Ok(())
+            }
+        })
+    }
+
+    /// The frame of a loop over `v` split around the common range of the
+    /// jammed `copies` (`tss_lb_v`..`tss_ub_v`): each copy's iterations
+    /// below it, `middle` (given the range's bounds) at `depth + 1`, and
+    /// each copy's iterations above it.
+    fn around_common_range(
+        &mut self,
+        copies: &[CopyRange],
+        v: &str,
+        op: &str,
+        depth: usize,
+        middle: impl FnOnce(&mut Self, &str, &str) -> Result<(), PolyError>,
+    ) -> Result<(), PolyError> {
         let (lo, hi) = (format!("tss_lb_{v}"), format!("tss_ub_{v}"));
         let (lb, ub) = common_range(copies.iter().map(|(_, own)| own));
         self.line(depth, &format!("{{ int {lo} = {lb}, {hi} = {ub};"));
         let under = below(&lo, op);
-        self.copy_loops(&copies, v, op, |l| l.to_string(), |u| format!("tss_min({u}, {under})"), depth + 1);
-        let u = self.jam_factor(node, dim)?;
-        if u > 1 {
-            self.jammed_range(&body, it, dim, u, (lo.clone(), op, hi.clone()), depth + 1)?;
-        } else {
-            self.line(depth + 1, &format!("for ({v} = {lo}; {v} {op} {hi}; {v}++) {{"));
-            self.node(&body, depth + 2)?;
-            self.line(depth + 1, "}");
-        }
+        self.copy_loops(copies, v, op, |l| l.to_string(), |u| format!("tss_min({u}, {under})"), depth + 1);
+        middle(self, &lo, &hi)?;
         let over = above(&lo, &hi, op);
-        self.copy_loops(&copies, v, op, |l| format!("tss_max({l}, {over})"), |u| u.to_string(), depth + 1);
+        self.copy_loops(copies, v, op, |l| format!("tss_max({l}, {over})"), |u| u.to_string(), depth + 1);
         self.line(depth, "}");
         Ok(())
     }

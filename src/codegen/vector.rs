@@ -150,14 +150,10 @@ impl Printer<'_> {
         // Each copy's reduction steps below the common range alone, then
         // the tile over the common range, then the steps above it: the
         // split of [`Printer::split_loop`], legal for the same reason.
-        let (lo, hi) = &tile.reduction;
-        let (lb, ub) = common_range(rsplit.iter().map(|(_, own)| own));
-        self.line(depth, &format!("{{ int {lo} = {lb}, {hi} = {ub};"));
-        let (rname, under, over) = (tile.r.as_str(), below(lo, rop), above(lo, hi, rop));
-        self.copy_loops(&rsplit, rname, rop, |l| l.to_string(), |u| format!("tss_min({u}, {under})"), depth + 1);
-        self.print_vector_tile(&tile, &copies, &stmts, &accs, depth + 1);
-        self.copy_loops(&rsplit, rname, rop, |l| format!("tss_max({l}, {over})"), |u| u.to_string(), depth + 1);
-        self.line(depth, "}");
+        self.around_common_range(&rsplit, &tile.r, rop, depth, |p, _, _| {
+            p.print_vector_tile(&tile, &copies, &stmts, &accs, depth + 1);
+            Ok(())
+        })?;
         Ok(true)
     }
 
