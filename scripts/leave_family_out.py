@@ -28,6 +28,9 @@ To ask what teaches the model more, narrow the training rows:
   --hold-out blas,nn       evaluate only these held-out families
   --keep DIR               keep each fold's `tss eval --json` (DIR/FAMILY.json)
   --rescore DIR            train nothing: score the reports an earlier --keep DIR kept
+  --gate                   fit each fold's untiled gate on its training rows (`tss train
+                           --kernels corpus/...`) and apply it in `tss eval`; "T1 network"
+                           is then the network's own first pick beside the gated T1
 
 With the `registers` feature set the untiled original is a candidate too (the
 model may answer "do not tile"), so the reference is the fastest of the
@@ -108,7 +111,7 @@ def random_min(cands, k):
     return sum(t * math.comb(n - 1 - i, k - 1) for i, t in enumerate(times)) / total
 
 
-METHODS = ["T1", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "constant+vector"]
+METHODS = ["T1", "T1 network", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "constant+vector"]
 
 
 def methods_for(ks):
@@ -175,6 +178,7 @@ def main():
     ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
     ap.add_argument("--hold-out", default="", help="comma-separated families to evaluate (default: all)")
     ap.add_argument("--keep", default="", help="directory to keep each fold's `tss eval --json` in (FAMILY.json), for a closer look")
+    ap.add_argument("--gate", action="store_true", help="fit and apply the untiled gate (README, \"The untiled gate\")")
     ap.add_argument("--rescore", default="", help="train nothing; score the FAMILY.json reports in this directory (from --keep)")
     args = ap.parse_args()
     fam = family_of()
@@ -188,6 +192,7 @@ def main():
     if args.max_instances:
         ii = header.index("instance")
         train = [r for r in train if int(r[ii].split(":")[1]) < args.max_instances]
+    kernels = ["--kernels", ",".join(os.path.join(ROOT, "corpus", d) for d in DIRS)] if args.gate else []
     methods = methods_for(KS)
     pooled = {m: [] for m in methods}
     pooled_speedup = []
@@ -221,8 +226,8 @@ def main():
                  "--target", args.target, "--loss", args.loss, "--stop-on", args.stop_on, "--ensemble", args.ensemble,
                  "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr, "--epochs", args.epochs,
                  "--weight-decay", args.weight_decay, "--val-by", args.val_by]
-                + (["--log-inputs"] if args.log_inputs else []))
-            out = run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"])
+                + (["--log-inputs"] if args.log_inputs else []) + kernels)
+            out = run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"] + kernels)
             if args.keep:
                 os.makedirs(args.keep, exist_ok=True)
                 with open(os.path.join(args.keep, f"{f}.json"), "w") as kept:

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::Config;
+use crate::features::Shape;
 use crate::harness::compile::{Compiler, fnv1a};
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, UNTILED, Variant};
@@ -22,7 +23,7 @@ use crate::model::saved::SavedModel;
 use crate::model::source::ModelSource;
 use crate::refine::{self, Space, Tried};
 use crate::select::{Strategy, cache_rule, keep_best, keep_diverse, neighbours, random_pick};
-use crate::{Error, TileOptions};
+use crate::{Analysis, Error, TileOptions};
 
 #[derive(Clone, Debug)]
 pub struct ChooseOptions {
@@ -264,6 +265,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             best
         }
     };
+    let kept_idx = gate_first(&model, &a, &shape, opts, &variants, kept_idx, &mut warnings);
     let mut kept: Vec<Kept> = kept_idx.iter().map(|&k| Kept::of(&variants[k], d, predicted[k])).collect();
     let mut untiled = None;
     let mut refined = Vec::new();
@@ -322,6 +324,33 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         write_cache(opts, k, &choice);
     }
     Ok(Choice { code: code(&choice)?, ..choice })
+}
+
+/// `kept` with the untiled original first where the model's untiled gate
+/// fires ([`crate::gate`]): T1 then keeps the loops as written, and the
+/// searches time them first. Says so in `warnings`.
+fn gate_first(
+    model: &SavedModel,
+    a: &Analysis,
+    shape: &Shape,
+    opts: &ChooseOptions,
+    variants: &[Variant],
+    mut kept: Vec<usize>,
+    warnings: &mut Vec<String>,
+) -> Vec<usize> {
+    let Some(gate) = &model.meta.gate else { return kept };
+    let Some(u) = variants.iter().position(|v| *v == Variant::Untiled) else { return kept };
+    let traits = a.kernel.untiled_traits(shape, &opts.caches);
+    if gate.fires(&traits) {
+        warnings.push(format!(
+            "the untiled gate fired (LOG_DATA {:.2} > {:.2}; {} stride-1 and {} strided references along the innermost \
+             source loop): the loops as written come first",
+            traits.log_data, gate.log_data, traits.unit, traits.other
+        ));
+        kept.retain(|&k| k != u);
+        kept.insert(0, u);
+    }
+    kept
 }
 
 /// The configs the model ranks: the cubic `tiles` (in order, so indices

@@ -16,19 +16,32 @@
 //! search against model-guided search at equal numbers of measurements
 //! ([`search_curve`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
 use crate::dataset::Record;
 use crate::features::FeatureSet;
+use crate::gate::{InstanceKey, UntiledTraits};
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
 use crate::select::{keep_best, search_count, search_order};
 
-pub const METHODS: [&str; 9] =
-    ["T1", "T6-Random", "T6-Search", "tile 32", "cache rule", "traffic rule", "constant", "constant+vector", "best"];
+/// Every method a report may score; "T1 network" only for a model with an
+/// untiled gate ([`evaluate`]).
+pub const METHODS: [&str; 10] = [
+    "T1",
+    "T1 network",
+    "T6-Random",
+    "T6-Search",
+    "tile 32",
+    "cache rule",
+    "traffic rule",
+    "constant",
+    "constant+vector",
+    "best",
+];
 
 /// The constant baselines, chosen on training rows ([`best_constant`]).
 #[derive(Clone, Debug, Default, Serialize)]
@@ -193,7 +206,15 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
 
 /// Evaluates `model` on every instance of `records` (rows of one mode);
 /// `constants` are the constant baselines of the training rows, if known.
-pub fn evaluate(model: &SavedModel, records: &[Record], constants: &Constants) -> Vec<InstanceEval> {
+/// Where the model has an untiled gate and `traits` know the instance, T1
+/// takes the untiled original when the gate fires, the searches time it
+/// first, and "T1 network" scores the network's own first pick beside it.
+pub fn evaluate(
+    model: &SavedModel,
+    records: &[Record],
+    constants: &Constants,
+    traits: &HashMap<InstanceKey, UntiledTraits>,
+) -> Vec<InstanceEval> {
     let set = model.feature_set();
     let mut out = Vec::new();
     for ((kernel, sizes, _), rows) in instances(records) {
@@ -211,7 +232,15 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constants: &Constants) -
         let baseline = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok).and_then(|r| r.time_median);
         let kept = keep_best(&pred);
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
-        let order = search_order(&pred, |k| classes[k]);
+        let mut order = search_order(&pred, |k| classes[k]);
+        let key = (kernel.clone(), rows[0].mode.clone(), sizes.clone());
+        let gated = model.meta.gate.as_ref().zip(traits.get(&key)).is_some_and(|(g, t)| g.fires(t));
+        let untiled = cands.iter().position(|r| r.tile == UNTILED).filter(|_| gated);
+        if let Some(u) = untiled {
+            order.retain(|&k| k != u);
+            order.insert(0, u);
+        }
+        let t1 = untiled.unwrap_or(kept[0]);
         let searched = &order[..search_count(order.len())];
         let score = |t: f64| Score {
             time: t,
@@ -220,7 +249,10 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constants: &Constants) -
             map: baseline.filter(|&b| b > best).map(|b| 100.0 * (b - t) / (b - best)),
         };
         let mut scores = BTreeMap::new();
-        scores.insert("T1".to_string(), score(times[kept[0]]));
+        scores.insert("T1".to_string(), score(times[t1]));
+        if model.meta.gate.is_some() {
+            scores.insert("T1 network".to_string(), score(times[kept[0]]));
+        }
         scores.insert("T6-Random".to_string(), score(kept.iter().map(|&k| times[k]).sum::<f64>() / kept.len() as f64));
         scores.insert("T6-Search".to_string(), score(searched.iter().map(|&k| times[k]).fold(f64::INFINITY, f64::min)));
         if let Some(k) = cands.iter().position(|r| r.tile.split('x').all(|t| t == "32")) {
@@ -248,7 +280,7 @@ pub fn evaluate(model: &SavedModel, records: &[Record], constants: &Constants) -
             baseline,
             scores,
             candidates: cands.iter().zip(&times).zip(&pred).map(|((r, &t), &p)| (r.tile.clone(), t, p)).collect(),
-            t1_tile: cands[kept[0]].tile.clone(),
+            t1_tile: cands[t1].tile.clone(),
             search_order: order,
         });
     }

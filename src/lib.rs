@@ -27,6 +27,7 @@ pub mod eval;
 pub mod features;
 pub mod frontend;
 pub mod fuzz;
+pub mod gate;
 pub mod harness;
 pub mod instance;
 pub mod machine;

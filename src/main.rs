@@ -312,6 +312,35 @@ enum Command {
         /// no single machine.
         #[arg(long)]
         pool_machines: bool,
+        /// Kernel files (or directories of `.c` files) the rows were measured on, found by
+        /// file stem: with them, the untiled gate is fitted too (see `tss gate`).
+        #[arg(long, value_delimiter = ',', value_name = "FILES")]
+        kernels: Vec<PathBuf>,
+        /// TN assumed for the network's tiled choice where the gate would keep the original.
+        #[arg(long, default_value_t = tss::gate::ASSUMED_TN, value_name = "TN")]
+        gate_tn: f64,
+    },
+    /// Fit (or remove) a trained model's untiled gate: a rule beside the network that
+    /// keeps the loops as written where each iteration touches fresh data and the
+    /// innermost source loop walks every reference at stride 1 (README, "The untiled
+    /// gate"). Its three thresholds are chosen on training rows; only model.json changes.
+    Gate {
+        /// Model directory whose model.json gains the gate.
+        #[arg(long)]
+        model: PathBuf,
+        /// Training rows (the model's own, or rows of the machine it serves).
+        #[arg(long, value_delimiter = ',', required_unless_present = "remove", value_name = "FILES")]
+        data: Vec<PathBuf>,
+        /// Kernel files (or directories of `.c` files) the rows were measured on.
+        #[arg(long, value_delimiter = ',', required_unless_present = "remove", value_name = "FILES")]
+        kernels: Vec<PathBuf>,
+        /// TN assumed for the network's tiled choice where the gate would keep the original:
+        /// the gate fires only where the untiled code beat that on the training rows.
+        #[arg(long, default_value_t = tss::gate::ASSUMED_TN, value_name = "TN")]
+        gate_tn: f64,
+        /// Remove the model's gate instead.
+        #[arg(long)]
+        remove: bool,
     },
     /// Predict the best tile sizes for a kernel and write it tiled with them.
     Predict {
@@ -385,6 +414,10 @@ enum Command {
         /// Also write the figures (SVG and PNG) into this directory.
         #[arg(long, value_name = "DIR")]
         plots: Option<PathBuf>,
+        /// Kernel files (or directories of `.c` files) the test rows were measured on: needed
+        /// to apply the model's untiled gate (without them T1 is the network's pick alone).
+        #[arg(long, value_delimiter = ',', value_name = "FILES")]
+        kernels: Vec<PathBuf>,
     },
     /// Recompute the stored features of dataset files from the kernels'
     /// sources, timing nothing: after the feature definition grows, old
@@ -714,6 +747,8 @@ fn run(cli: Cli) -> Result<(), Error> {
             stop_on,
             test,
             pool_machines,
+            kernels,
+            gate_tn,
         } => {
             if !(0.0..1.0).contains(&dropout) {
                 return Err(Error::Usage(format!("--dropout {dropout}: must lie in [0, 1)")));
@@ -739,7 +774,23 @@ fn run(cli: Cli) -> Result<(), Error> {
                 stop_on,
                 ..TrainConfig::default()
             };
-            train(&data, &out, cfg, test.as_deref(), pool_machines)
+            let gate = GateArgs { kernels: kernel_files(&kernels)?, assumed_tn: gate_tn };
+            train(&data, &out, cfg, test.as_deref(), pool_machines, &gate)
+        }
+        Command::Gate { model, data, kernels, gate_tn, remove } => {
+            let mut m = tss::model::saved::SavedModel::load(&model).map_err(Error::Usage)?;
+            m.meta.gate = None;
+            if !remove {
+                let rows = dataset::load_all(&data).map_err(Error::Usage)?;
+                m.meta.gate = tss::gate::fit_on(&rows, &kernel_files(&kernels)?, m.feature_set(), gate_tn)?;
+                match &m.meta.gate {
+                    Some(g) => eprintln!("tss: gate: {}", g.describe()),
+                    None => eprintln!("tss: no gate: keeping the original gains nothing on these rows"),
+                }
+            }
+            m.save().map_err(Error::Usage)?;
+            eprintln!("tss: wrote {}", model.join("model.json").display());
+            Ok(())
         }
         Command::Predict {
             file,
@@ -863,7 +914,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Eval { data, train, model, parallel, json, plots } => {
+        Command::Eval { data, train, model, parallel, json, plots, kernels } => {
             let model =
                 model.map_or(ModelSource::default_for(parallel), ModelSource::Dir).load().map_err(Error::Usage)?;
             let mode = Mode::from_parallel(parallel).to_string();
@@ -873,7 +924,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 return Err(Error::Usage(format!("no {mode} rows in {}", list_paths(&data))));
             }
             let constants = constant_tiles(&train, &model, &mode)?;
-            let evals = eval::evaluate(&model, &records, &constants);
+            let traits = gate_traits(&model, &records, &kernel_files(&kernels)?)?;
+            let evals = eval::evaluate(&model, &records, &constants, &traits);
             let curve = eval::search_curve(&evals, 16);
             if json {
                 let out = serde_json::json!({
@@ -1020,7 +1072,36 @@ fn list_paths(p: &[PathBuf]) -> String {
     p.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
-fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>, pool: bool) -> Result<(), Error> {
+/// What `tss train` needs to fit the untiled gate.
+struct GateArgs {
+    kernels: Vec<PathBuf>,
+    assumed_tn: f64,
+}
+
+/// The untiled gate's traits of `records`' instances, when `model` has a
+/// gate and `kernels` are given (else none, with a note).
+fn gate_traits(
+    model: &tss::model::saved::SavedModel,
+    records: &[dataset::Record],
+    kernels: &[PathBuf],
+) -> Result<std::collections::HashMap<tss::gate::InstanceKey, tss::gate::UntiledTraits>, Error> {
+    let Some(g) = &model.meta.gate else { return Ok(Default::default()) };
+    if kernels.is_empty() {
+        eprintln!("tss: note: the model's untiled gate is not applied without --kernels: T1 is the network's pick");
+        return Ok(Default::default());
+    }
+    eprintln!("tss: gate: {}", g.describe());
+    tss::gate::traits_of(records, kernels)
+}
+
+fn train(
+    data: &[PathBuf],
+    out: &Path,
+    cfg: TrainConfig,
+    test: Option<&Path>,
+    pool: bool,
+    gate: &GateArgs,
+) -> Result<(), Error> {
     let bar = indicatif::ProgressBar::new(cfg.max_epochs as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {prefix} epoch {pos}/{len} {msg}")
@@ -1049,11 +1130,20 @@ fn train(data: &[PathBuf], out: &Path, cfg: TrainConfig, test: Option<&Path>, po
     for (m, s) in &r.validation {
         eprintln!("tss: validation {m}: TN {:.3}", s.tn);
     }
+    if !gate.kernels.is_empty() {
+        let rows = dataset::load_all(data).map_err(Error::Usage)?;
+        model.meta.gate = tss::gate::fit_on(&rows, &gate.kernels, model.feature_set(), gate.assumed_tn)?;
+        match &model.meta.gate {
+            Some(g) => eprintln!("tss: gate: {}", g.describe()),
+            None => eprintln!("tss: no untiled gate: keeping the original gains nothing on the training rows"),
+        }
+    }
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;
         let train_rows = dataset::load_all(data).map_err(Error::Usage)?;
         let constants = eval::best_constant(&train_rows, model.feature_set());
-        let evals = eval::evaluate(&model, &recs, &constants);
+        let traits = gate_traits(&model, &recs, &gate.kernels)?;
+        let evals = eval::evaluate(&model, &recs, &constants, &traits);
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));
         model.meta.scores["test"] = serde_json::json!({ "file": test.display().to_string(), "summary": summary });

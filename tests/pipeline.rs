@@ -152,6 +152,35 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
         ok(tss(&cache).args(["eval", "--data", part.to_str().unwrap()]).arg("--model").arg(&regs).output().unwrap());
     assert!(table.contains("| **mean** | T1 |"), "{table}");
 
+    // The untiled gate: fitted as if every tiled choice scored TN 1000, it
+    // fires everywhere, so T1 keeps the loops as written and the evaluation
+    // scores the network's own pick beside it; at TN 0.01 it fits no rule.
+    let gate = |tn: &str| {
+        let o = tss(&cache)
+            .args(["gate", "--data", part.to_str().unwrap(), "--kernels", "polybench/paper", "--gate-tn", tn])
+            .arg("--model")
+            .arg(&regs)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    assert!(gate("1000").contains("fires on 6"), "every one of the 6 instances");
+    let gated = choice(&regs);
+    assert_eq!(gated["original"], true, "{gated}");
+    assert!(gated["warnings"].to_string().contains("untiled gate fired"), "{gated}");
+    let src = std::fs::read_to_string(repo().join("polybench/paper/matmul.c")).unwrap();
+    assert_eq!(std::fs::read_to_string(dir.path().join("t.c")).unwrap(), src, "the original, unchanged");
+    let table = ok(tss(&cache)
+        .args(["eval", "--data", part.to_str().unwrap(), "--kernels", "polybench/paper"])
+        .arg("--model")
+        .arg(&regs)
+        .output()
+        .unwrap());
+    assert!(table.contains("| **mean** | T1 network |"), "{table}");
+    assert!(gate("0.01").contains("no gate"));
+    assert_eq!(choice(&regs)["original"], false, "gate removed");
+
     // A corrupt model is a one-line error, not a panic (here its last network).
     std::fs::write(model.join("weights-2.bin"), b"garbage").unwrap();
     let o = tss(&cache)

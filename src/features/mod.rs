@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, size_at};
 use crate::frontend::{Access, Scop, Statement};
+use crate::gate::UntiledTraits;
 use crate::instance::Sizes;
 use crate::machine::Caches;
 use crate::poly::PolyError;
@@ -284,6 +285,10 @@ pub struct Kernel {
     pub structure: [bool; 6],
     /// Locality along L1, L2, L3.
     pub locality: [Locality; 3],
+    /// Locality along the dominant statement's innermost source loop: the
+    /// loop the untiled original runs innermost, which `locality` (the
+    /// intra-tile order) does not describe ([`crate::gate`]).
+    pub untiled_inner: Locality,
     /// Operand count: reads + 1.
     pub on: u32,
     /// ISL set of the feature loops' values over the dominant statement's domain.
@@ -364,6 +369,9 @@ impl Kernel {
             None => locality_along(stmt, None),
         });
         let reads = stmt.accesses.iter().filter(|a| !a.write).count() as u32;
+        let n = stmt.iterators.len();
+        let innermost: Vec<f64> = (0..n).map(|j| if j + 1 == n { 1.0 } else { 0.0 }).collect();
+        let untiled_inner = locality_along(stmt, (n > 0).then_some(&innermost[..]));
 
         let member_set = member_set(scop, stmt, &rows, &loop_members);
         let structure = loop_structure(scop, stmt, &rows, &loop_members)?;
@@ -385,6 +393,7 @@ impl Kernel {
             intra: intra_members.map_into(name),
             structure,
             locality,
+            untiled_inner,
             on: reads + 1,
             member_set,
             spans,
@@ -540,6 +549,14 @@ impl Kernel {
             each.fold(0.0, f64::max)
         };
         [worst(1), worst(2)]
+    }
+
+    /// What [`crate::gate::UntiledGate`] knows of the untiled original at
+    /// `shape`: its data per statement instance (`LOG_DATA`) and the
+    /// strides along the loop it runs innermost.
+    pub fn untiled_traits(&self, shape: &Shape, caches: &Caches) -> UntiledTraits {
+        let l = self.untiled_inner;
+        UntiledTraits { log_data: self.traffic_extra(shape, None, caches)[2], unit: l.rp + l.wp, other: l.rnp + l.wnp }
     }
 
     /// The `traffic` set's own features (see [`FeatureSet::Traffic`]).

@@ -357,3 +357,22 @@ fn the_vector_set_describes_the_vector_tile_and_nothing_else() {
         assert_eq!(&vt[..pack], &a.kernel.vector(FeatureSet::Pack, &shape, Some(&tile), &c)[..]);
     }
 }
+
+#[test]
+fn the_untiled_gate_sees_the_loop_the_original_runs_innermost() {
+    // matmul i, j, k: tiled, `j` runs innermost (stride 1 for C and B); the
+    // original runs `k` innermost, where B strides by a row.
+    let k = kernel("paper/matmul.c");
+    assert_eq!(k.intra[2].name, "j");
+    assert_eq!(loc(&k.untiled_inner), [1, 1, 1, 0, 0, 1]);
+    let shape = Shape::of_extents([1000, 1000, 1000]);
+    let t = k.untiled_traits(&shape, &Caches::PAPER);
+    assert_eq!((t.unit, t.other), (1, 1));
+    // A matrix-vector product over j: both reads at stride 1, no reuse of A.
+    let mv = kernel_src(
+        "#pragma scop\nfor (i = 0; i < N; i++) for (j = 0; j < M; j++) y[i] = y[i] + A[i][j] * x[j];\n#pragma endscop\n",
+    );
+    let t = mv.untiled_traits(&Shape::of_extents([1, 4000, 3000]), &Caches::PAPER);
+    assert_eq!((t.unit, t.other), (2, 0));
+    assert!(t.log_data > k.untiled_traits(&shape, &Caches::PAPER).log_data, "A is read once: more data per instance");
+}

@@ -76,6 +76,10 @@ pub struct ModelMeta {
     /// A per-machine correction of the networks' output (`tss adapt`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correction: Option<Correction>,
+    /// The rule that keeps the loops as written where tiling does not pay
+    /// ([`crate::gate`]); fitted by `tss train --kernels` or `tss gate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<crate::gate::UntiledGate>,
 }
 
 pub struct SavedModel {
@@ -295,6 +299,7 @@ mod tests {
             val_loss: 0.0,
             scores: serde_json::Value::Null,
             correction: None,
+            gate: None,
         };
         let device = Default::default();
         let nets = (0..members).map(|_| Mlp::new(d, 32, 0.2, &device)).collect();

@@ -1,0 +1,237 @@
+//! The untiled gate: whether to keep a loop nest as written, decided by a
+//! rule beside the network.
+//!
+//! At `-O3 -march=native` some nests run fastest untiled: each statement
+//! instance touches fresh data (little reuse for a tile to keep), and the
+//! loop the original runs innermost walks every reference at stride 1, so
+//! it vectorises. Held out, the network almost never ranks the untiled
+//! original first on such nests, although it is the fastest candidate of
+//! about one training instance in eight (README, "The untiled gate"). Its
+//! inputs describe tiles well and the untiled code poorly, and one output
+//! among hundreds of tiles is easy to lose.
+//!
+//! The gate is three thresholds on what the untiled code runs
+//! ([`UntiledTraits`]), fitted on training rows by the gain it would have
+//! had there ([`UntiledGate::fit`]): it fires when the data per instance is
+//! large, no reference strides along the innermost source loop, and enough
+//! of them move along it at stride 1. Where it fires, T1 takes the untiled
+//! original and the searches time it first.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dataset::Record;
+use crate::features::FeatureSet;
+use crate::harness::UNTILED;
+use crate::instance::Sizes;
+use crate::machine::Caches;
+use crate::{Analysis, Error};
+
+/// What the gate knows of an instance's untiled original.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UntiledTraits {
+    /// `LOG_DATA`: log of the bytes the nest touches per statement instance
+    /// (high: little reuse for a tile to keep).
+    pub log_data: f64,
+    /// References that move at stride 1 along the innermost source loop.
+    pub unit: u32,
+    /// References that move by any other stride along it.
+    pub other: u32,
+}
+
+/// The fitted rule: untiled when `log_data > log_data`, `other <= max_other`
+/// and `unit >= min_unit`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UntiledGate {
+    pub log_data: f64,
+    pub max_other: u32,
+    pub min_unit: u32,
+    /// The TN a tiled choice was assumed to score where the gate replaces it
+    /// ([`UntiledGate::fit`]).
+    pub assumed_tn: f64,
+    /// Training instances it was fitted on, and those it fires on.
+    pub instances: usize,
+    pub fires_on: usize,
+    /// Geometric-mean TN of the untiled code where it fires on them.
+    pub fired_tn: f64,
+}
+
+/// The TN assumed for the network's tiled choice when fitting: about what
+/// held-out T1 scores on instances where tiling pays (README, "The untiled
+/// gate", which also gives the fit at 1.2 and 1.5).
+pub const ASSUMED_TN: f64 = 1.3;
+
+impl UntiledGate {
+    pub fn fires(&self, t: &UntiledTraits) -> bool {
+        t.log_data > self.log_data && t.other <= self.max_other && t.unit >= self.min_unit
+    }
+
+    /// The rule of most total gain over `samples` (traits and the untiled
+    /// code's TN per training instance), where firing on an instance gains
+    /// `ln(assumed_tn / tn)`: it trades a tiled choice assumed at
+    /// `assumed_tn` for the untiled code. `None` when no rule gains.
+    pub fn fit(samples: &[(UntiledTraits, f64)], assumed_tn: f64) -> Option<UntiledGate> {
+        let gain: Vec<f64> = samples.iter().map(|(_, tn)| (assumed_tn / tn).ln()).collect();
+        let max_other = samples.iter().map(|(t, _)| t.other).max()?;
+        let max_unit = samples.iter().map(|(t, _)| t.unit).max()?;
+        // Thresholds between consecutive distinct data sizes (and below all).
+        let mut levels: Vec<f64> = samples.iter().map(|(t, _)| t.log_data).collect();
+        levels.sort_by(f64::total_cmp);
+        levels.dedup();
+        let cuts: Vec<f64> =
+            std::iter::once(levels[0] - 1.0).chain(levels.windows(2).map(|w| (w[0] + w[1]) / 2.0)).collect();
+        let mut best: Option<(f64, UntiledGate)> = None;
+        for o in 0..=max_other {
+            for u in 0..=max_unit {
+                // Gain of the instances the stride conditions admit, by data size.
+                let mut admitted: Vec<(f64, f64)> = samples
+                    .iter()
+                    .zip(&gain)
+                    .filter(|((t, _), _)| t.other <= o && t.unit >= u)
+                    .map(|((t, _), &g)| (t.log_data, g))
+                    .collect();
+                admitted.sort_by(|a, b| a.0.total_cmp(&b.0));
+                // Sweep the cut from the top: the gain of everything above it.
+                let mut above = 0.0;
+                let mut k = admitted.len();
+                for &cut in cuts.iter().rev() {
+                    while k > 0 && admitted[k - 1].0 > cut {
+                        k -= 1;
+                        above += admitted[k].1;
+                    }
+                    if above > best.as_ref().map_or(1e-9, |b| b.0) {
+                        let gate = UntiledGate {
+                            log_data: cut,
+                            max_other: o,
+                            min_unit: u,
+                            assumed_tn,
+                            instances: samples.len(),
+                            fires_on: 0,
+                            fired_tn: 1.0,
+                        };
+                        best = Some((above, gate));
+                    }
+                }
+            }
+        }
+        let (_, mut gate) = best?;
+        let fired: Vec<f64> = samples.iter().filter(|(t, _)| gate.fires(t)).map(|(_, tn)| tn.ln()).collect();
+        gate.fires_on = fired.len();
+        gate.fired_tn = (fired.iter().sum::<f64>() / fired.len().max(1) as f64).exp();
+        Some(gate)
+    }
+
+    /// One line for reports.
+    pub fn describe(&self) -> String {
+        format!(
+            "untiled when LOG_DATA > {:.3}, at most {} strided and at least {} stride-1 references along the innermost source loop \
+             (fitted on {} instances assuming tiled TN {}; fires on {}, where the untiled code scores TN {:.3})",
+            self.log_data, self.max_other, self.min_unit, self.instances, self.assumed_tn, self.fires_on, self.fired_tn
+        )
+    }
+}
+
+/// Instance key of the gate's tables: kernel, mode and sizes.
+pub type InstanceKey = (String, String, String);
+
+/// The traits of every instance of `records`, from the kernels' sources
+/// (`kernels`, found by file stem; each analysed once per mode).
+pub fn traits_of(records: &[Record], kernels: &[PathBuf]) -> Result<HashMap<InstanceKey, UntiledTraits>, Error> {
+    let by_stem: HashMap<String, &PathBuf> = kernels.iter().map(|k| (crate::collect::stem(k), k)).collect();
+    let mut analyses: HashMap<(String, String), Analysis> = HashMap::new();
+    let mut out = HashMap::new();
+    for r in records {
+        let key = (r.kernel.clone(), r.mode.clone(), r.sizes.clone());
+        if out.contains_key(&key) {
+            continue;
+        }
+        let akey = (r.kernel.clone(), r.mode.clone());
+        if !analyses.contains_key(&akey) {
+            let file = by_stem
+                .get(&r.kernel)
+                .ok_or_else(|| Error::Usage(format!("kernel '{}' is in none of the --kernels files", r.kernel)))?;
+            let src = std::fs::read_to_string(file).map_err(|source| Error::Io { path: (*file).clone(), source })?;
+            analyses.insert(akey.clone(), crate::analyze(file, &src, r.mode == "parallel")?);
+        }
+        let a = &analyses[&akey];
+        let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(|e| Error::Usage(format!("{}: {e}", r.kernel)))?;
+        // The vector width enters no trait.
+        let shape = a.shape(&sizes, 256)?;
+        let caches = Caches { l1d: r.meta.l1d, l2: r.meta.l2, line: r.meta.line };
+        out.insert(key, a.kernel.untiled_traits(&shape, &caches));
+    }
+    Ok(out)
+}
+
+/// The gate of the training rows `records` (see [`UntiledGate::fit`]) for a
+/// model of `set`; `None` when no rule gains or `set` does not rank the
+/// untiled code.
+pub fn fit_on(
+    records: &[Record],
+    kernels: &[PathBuf],
+    set: FeatureSet,
+    assumed_tn: f64,
+) -> Result<Option<UntiledGate>, Error> {
+    if !set.describes_untiled() {
+        return Ok(None);
+    }
+    let traits = traits_of(records, kernels)?;
+    Ok(UntiledGate::fit(&samples(records, &traits, set), assumed_tn))
+}
+
+/// Per training instance with a correct untiled row: its traits and the
+/// untiled code's TN among the candidates a model of `set` ranks.
+pub fn samples(
+    records: &[Record],
+    traits: &HashMap<InstanceKey, UntiledTraits>,
+    set: FeatureSet,
+) -> Vec<(UntiledTraits, f64)> {
+    let mut groups: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.is_candidate(set)) {
+        groups.entry(format!("{}|{}", r.instance_key(), r.mode)).or_default().push(r);
+    }
+    groups
+        .values()
+        .filter_map(|rows| {
+            let best = rows.iter().filter_map(|r| r.time_median).fold(f64::INFINITY, f64::min);
+            let untiled = rows.iter().find(|r| r.tile == UNTILED)?;
+            let t = traits.get(&(untiled.kernel.clone(), untiled.mode.clone(), untiled.sizes.clone()))?;
+            Some((*t, untiled.time_median? / best))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(log_data: f64, unit: u32, other: u32) -> UntiledTraits {
+        UntiledTraits { log_data, unit, other }
+    }
+
+    #[test]
+    fn fits_the_rule_that_separates_untiled_wins() {
+        // Untiled wins (TN 1.0) only with much data, no stride and stride-1 refs.
+        let samples = vec![
+            (t(3.0, 3, 0), 1.0),
+            (t(2.5, 2, 0), 1.05),
+            (t(3.2, 2, 1), 3.0), // strided innermost: tiling pays
+            (t(0.5, 3, 0), 2.5), // much reuse: tiling pays
+            (t(1.0, 1, 0), 2.0),
+        ];
+        let g = UntiledGate::fit(&samples, 1.3).expect("a rule gains");
+        assert!(g.fires(&t(3.0, 3, 0)) && g.fires(&t(2.5, 2, 0)));
+        assert!(!g.fires(&t(3.2, 2, 1)) && !g.fires(&t(0.5, 3, 0)) && !g.fires(&t(1.0, 1, 0)));
+        assert_eq!(g.fires_on, 2);
+        assert!((g.fired_tn - 1.05f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn no_gate_where_untiled_never_pays() {
+        let samples = vec![(t(3.0, 3, 0), 1.4), (t(2.0, 1, 1), 2.0)];
+        assert_eq!(UntiledGate::fit(&samples, 1.3), None);
+        assert_eq!(UntiledGate::fit(&[], 1.3), None);
+    }
+}
