@@ -39,15 +39,23 @@ pub struct UntiledTraits {
     pub unit: u32,
     /// References that move by any other stride along it.
     pub other: u32,
+    /// Writes that stay put along it: a reduction the innermost loop carries,
+    /// which gcc does not vectorise without reassociating.
+    #[serde(default)]
+    pub reductions: u32,
+    /// Log of all the data the nest touches over L2.
+    #[serde(default)]
+    pub log_fill: f64,
 }
 
-/// The fitted rule: untiled when `log_data > log_data`, `other <= max_other`
-/// and `unit >= min_unit`.
+/// The fitted rule: untiled when `log_data > log_data`, `other <= max_other`,
+/// `unit >= min_unit` and `reductions <= max_reductions`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UntiledGate {
     pub log_data: f64,
     pub max_other: u32,
     pub min_unit: u32,
+    pub max_reductions: u32,
     /// The TN a tiled choice was assumed to score where the gate replaces it
     /// ([`UntiledGate::fit`]).
     pub assumed_tn: f64,
@@ -65,7 +73,10 @@ pub const ASSUMED_TN: f64 = 1.3;
 
 impl UntiledGate {
     pub fn fires(&self, t: &UntiledTraits) -> bool {
-        t.log_data > self.log_data && t.other <= self.max_other && t.unit >= self.min_unit
+        t.log_data > self.log_data
+            && t.other <= self.max_other
+            && t.unit >= self.min_unit
+            && t.reductions <= self.max_reductions
     }
 
     /// The rule of most total gain over `samples` (traits and the untiled
@@ -74,44 +85,32 @@ impl UntiledGate {
     /// `assumed_tn` for the untiled code. `None` when no rule gains.
     pub fn fit(samples: &[(UntiledTraits, f64)], assumed_tn: f64) -> Option<UntiledGate> {
         let gain: Vec<f64> = samples.iter().map(|(_, tn)| (assumed_tn / tn).ln()).collect();
-        let max_other = samples.iter().map(|(t, _)| t.other).max()?;
-        let max_unit = samples.iter().map(|(t, _)| t.unit).max()?;
-        // Thresholds between consecutive distinct data sizes (and below all).
-        let mut levels: Vec<f64> = samples.iter().map(|(t, _)| t.log_data).collect();
-        levels.sort_by(f64::total_cmp);
-        levels.dedup();
-        let cuts: Vec<f64> =
-            std::iter::once(levels[0] - 1.0).chain(levels.windows(2).map(|w| (w[0] + w[1]) / 2.0)).collect();
+        let top = |f: fn(&UntiledTraits) -> u32| samples.iter().map(|(t, _)| f(t)).max();
+        let (max_other, max_unit, max_reductions) = (top(|t| t.other)?, top(|t| t.unit)?, top(|t| t.reductions)?);
+        let cuts = data_cuts(samples);
         let mut best: Option<(f64, UntiledGate)> = None;
         for o in 0..=max_other {
             for u in 0..=max_unit {
-                // Gain of the instances the stride conditions admit, by data size.
-                let mut admitted: Vec<(f64, f64)> = samples
-                    .iter()
-                    .zip(&gain)
-                    .filter(|((t, _), _)| t.other <= o && t.unit >= u)
-                    .map(|((t, _), &g)| (t.log_data, g))
-                    .collect();
-                admitted.sort_by(|a, b| a.0.total_cmp(&b.0));
-                // Sweep the cut from the top: the gain of everything above it.
-                let mut above = 0.0;
-                let mut k = admitted.len();
-                for &cut in cuts.iter().rev() {
-                    while k > 0 && admitted[k - 1].0 > cut {
-                        k -= 1;
-                        above += admitted[k].1;
-                    }
-                    if above > best.as_ref().map_or(1e-9, |b| b.0) {
+                for r in 0..=max_reductions {
+                    let admitted: Vec<(f64, f64)> = samples
+                        .iter()
+                        .zip(&gain)
+                        .filter(|((t, _), _)| t.other <= o && t.unit >= u && t.reductions <= r)
+                        .map(|((t, _), &g)| (t.log_data, g))
+                        .collect();
+                    let Some((g, cut)) = best_cut(admitted, &cuts) else { continue };
+                    if g > best.as_ref().map_or(1e-9, |b| b.0) {
                         let gate = UntiledGate {
                             log_data: cut,
                             max_other: o,
                             min_unit: u,
+                            max_reductions: r,
                             assumed_tn,
                             instances: samples.len(),
                             fires_on: 0,
                             fired_tn: 1.0,
                         };
-                        best = Some((above, gate));
+                        best = Some((g, gate));
                     }
                 }
             }
@@ -126,11 +125,47 @@ impl UntiledGate {
     /// One line for reports.
     pub fn describe(&self) -> String {
         format!(
-            "untiled when LOG_DATA > {:.3}, at most {} strided and at least {} stride-1 references along the innermost source loop \
-             (fitted on {} instances assuming tiled TN {}; fires on {}, where the untiled code scores TN {:.3})",
-            self.log_data, self.max_other, self.min_unit, self.instances, self.assumed_tn, self.fires_on, self.fired_tn
+            "untiled when LOG_DATA > {:.3}, and along the innermost source loops at most {} strided and at least {} \
+             stride-1 references and at most {} reductions (fitted on {} instances assuming tiled TN {}; fires on {}, \
+             where the untiled code scores TN {:.3})",
+            self.log_data,
+            self.max_other,
+            self.min_unit,
+            self.max_reductions,
+            self.instances,
+            self.assumed_tn,
+            self.fires_on,
+            self.fired_tn
         )
     }
+}
+
+/// The data-size thresholds worth trying: below every sample, and midway
+/// between consecutive distinct values.
+fn data_cuts(samples: &[(UntiledTraits, f64)]) -> Vec<f64> {
+    let mut levels: Vec<f64> = samples.iter().map(|(t, _)| t.log_data).collect();
+    levels.sort_by(f64::total_cmp);
+    levels.dedup();
+    let below = levels.first().map(|l| l - 1.0);
+    below.into_iter().chain(levels.windows(2).map(|w| (w[0] + w[1]) / 2.0)).collect()
+}
+
+/// The cut of most total gain over `admitted` (log data, gain), firing on
+/// everything above it: one sweep from the top. `None` when none gains.
+fn best_cut(mut admitted: Vec<(f64, f64)>, cuts: &[f64]) -> Option<(f64, f64)> {
+    admitted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut above, mut k) = (0.0, admitted.len());
+    let mut best: Option<(f64, f64)> = None;
+    for &cut in cuts.iter().rev() {
+        while k > 0 && admitted[k - 1].0 > cut {
+            k -= 1;
+            above += admitted[k].1;
+        }
+        if above > best.map_or(0.0, |b| b.0) {
+            best = Some((above, cut));
+        }
+    }
+    best
 }
 
 /// Instance key of the gate's tables: kernel, mode and sizes.
@@ -188,17 +223,27 @@ pub fn samples(
     traits: &HashMap<InstanceKey, UntiledTraits>,
     set: FeatureSet,
 ) -> Vec<(UntiledTraits, f64)> {
+    labelled_samples(records, traits, set).into_iter().map(|(_, t, tn)| (t, tn)).collect()
+}
+
+/// [`samples`] with each instance's key (`kernel|sizes|platform|mode`),
+/// for `tss gate --samples`.
+pub fn labelled_samples(
+    records: &[Record],
+    traits: &HashMap<InstanceKey, UntiledTraits>,
+    set: FeatureSet,
+) -> Vec<(String, UntiledTraits, f64)> {
     let mut groups: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
     for r in records.iter().filter(|r| r.is_candidate(set)) {
         groups.entry(format!("{}|{}", r.instance_key(), r.mode)).or_default().push(r);
     }
     groups
-        .values()
-        .filter_map(|rows| {
+        .iter()
+        .filter_map(|(key, rows)| {
             let best = rows.iter().filter_map(|r| r.time_median).fold(f64::INFINITY, f64::min);
             let untiled = rows.iter().find(|r| r.tile == UNTILED)?;
             let t = traits.get(&(untiled.kernel.clone(), untiled.mode.clone(), untiled.sizes.clone()))?;
-            Some((*t, untiled.time_median? / best))
+            Some((key.clone(), *t, untiled.time_median? / best))
         })
         .collect()
 }
@@ -208,7 +253,7 @@ mod tests {
     use super::*;
 
     fn t(log_data: f64, unit: u32, other: u32) -> UntiledTraits {
-        UntiledTraits { log_data, unit, other }
+        UntiledTraits { log_data, unit, other, reductions: 0, log_fill: 0.0 }
     }
 
     #[test]

@@ -341,6 +341,9 @@ enum Command {
         /// Remove the model's gate instead.
         #[arg(long)]
         remove: bool,
+        /// Also write each training instance's traits and untiled TN to this CSV.
+        #[arg(long, value_name = "CSV")]
+        samples: Option<PathBuf>,
     },
     /// Predict the best tile sizes for a kernel and write it tiled with them.
     Predict {
@@ -777,12 +780,16 @@ fn run(cli: Cli) -> Result<(), Error> {
             let gate = GateArgs { kernels: kernel_files(&kernels)?, assumed_tn: gate_tn };
             train(&data, &out, cfg, test.as_deref(), pool_machines, &gate)
         }
-        Command::Gate { model, data, kernels, gate_tn, remove } => {
+        Command::Gate { model, data, kernels, gate_tn, remove, samples } => {
             let mut m = tss::model::saved::SavedModel::load(&model).map_err(Error::Usage)?;
             m.meta.gate = None;
             if !remove {
                 let rows = dataset::load_all(&data).map_err(Error::Usage)?;
-                m.meta.gate = tss::gate::fit_on(&rows, &kernel_files(&kernels)?, m.feature_set(), gate_tn)?;
+                let kernels = kernel_files(&kernels)?;
+                if let Some(out) = &samples {
+                    write_gate_samples(out, &rows, &kernels, m.feature_set())?;
+                }
+                m.meta.gate = tss::gate::fit_on(&rows, &kernels, m.feature_set(), gate_tn)?;
                 match &m.meta.gate {
                     Some(g) => eprintln!("tss: gate: {}", g.describe()),
                     None => eprintln!("tss: no gate: keeping the original gains nothing on these rows"),
@@ -1070,6 +1077,17 @@ fn measure(
 
 fn list_paths(p: &[PathBuf]) -> String {
     p.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// `tss gate --samples`: one line per training instance.
+fn write_gate_samples(out: &Path, rows: &[dataset::Record], kernels: &[PathBuf], set: FeatureSet) -> Result<(), Error> {
+    let traits = tss::gate::traits_of(rows, kernels)?;
+    let mut text = String::from("instance,log_data,unit,other,reductions,log_fill,untiled_tn\n");
+    for (key, t, tn) in tss::gate::labelled_samples(rows, &traits, set) {
+        let cells = format!("{},{},{},{},{}", t.log_data, t.unit, t.other, t.reductions, t.log_fill);
+        text.push_str(&format!("\"{key}\",{cells},{tn}\n"));
+    }
+    std::fs::write(out, text).map_err(|source| Error::Io { path: out.into(), source })
 }
 
 /// What `tss train` needs to fit the untiled gate.

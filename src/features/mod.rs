@@ -285,9 +285,9 @@ pub struct Kernel {
     pub structure: [bool; 6],
     /// Locality along L1, L2, L3.
     pub locality: [Locality; 3],
-    /// Locality along the dominant statement's innermost source loop: the
-    /// loop the untiled original runs innermost, which `locality` (the
-    /// intra-tile order) does not describe ([`crate::gate`]).
+    /// Locality along the innermost source loop of every deepest statement,
+    /// summed: the loops the untiled original runs innermost, which
+    /// `locality` (the intra-tile order) does not describe ([`crate::gate`]).
     pub untiled_inner: Locality,
     /// Operand count: reads + 1.
     pub on: u32,
@@ -369,9 +369,7 @@ impl Kernel {
             None => locality_along(stmt, None),
         });
         let reads = stmt.accesses.iter().filter(|a| !a.write).count() as u32;
-        let n = stmt.iterators.len();
-        let innermost: Vec<f64> = (0..n).map(|j| if j + 1 == n { 1.0 } else { 0.0 }).collect();
-        let untiled_inner = locality_along(stmt, (n > 0).then_some(&innermost[..]));
+        let untiled_inner = untiled_locality(scop);
 
         let member_set = member_set(scop, stmt, &rows, &loop_members);
         let structure = loop_structure(scop, stmt, &rows, &loop_members)?;
@@ -556,7 +554,15 @@ impl Kernel {
     /// strides along the loop it runs innermost.
     pub fn untiled_traits(&self, shape: &Shape, caches: &Caches) -> UntiledTraits {
         let l = self.untiled_inner;
-        UntiledTraits { log_data: self.traffic_extra(shape, None, caches)[2], unit: l.rp + l.wp, other: l.rnp + l.wnp }
+        let log_data = self.traffic_extra(shape, None, caches)[2];
+        let log_iterations: f64 = self.member_extents(shape).iter().map(|e| e.ln()).sum();
+        UntiledTraits {
+            log_data,
+            unit: l.rp + l.wp,
+            other: l.rnp + l.wnp,
+            reductions: l.wi,
+            log_fill: log_data + log_iterations - (caches.l2 as f64).ln(),
+        }
     }
 
     /// The `traffic` set's own features (see [`FeatureSet::Traffic`]).
@@ -689,6 +695,24 @@ fn locality_along(stmt: &Statement, dir: Option<&[f64]>) -> Locality {
         *slot += 1;
     }
     l
+}
+
+/// [`Kernel::untiled_inner`]: the statements nested deepest do the bulk of
+/// the work, and each runs its own innermost loop.
+fn untiled_locality(scop: &Scop) -> Locality {
+    let depth = scop.statements.iter().map(|s| s.iterators.len()).max().unwrap_or(0);
+    let mut sum = Locality::default();
+    for stmt in scop.statements.iter().filter(|s| s.iterators.len() == depth && depth > 0) {
+        let innermost: Vec<f64> = (0..depth).map(|j| if j + 1 == depth { 1.0 } else { 0.0 }).collect();
+        let l = locality_along(stmt, Some(&innermost));
+        sum.rp += l.rp;
+        sum.rnp += l.rnp;
+        sum.ri += l.ri;
+        sum.wp += l.wp;
+        sum.wnp += l.wnp;
+        sum.wi += l.wi;
+    }
+    sum
 }
 
 /// `m0 = 2*i + -1*j + 3`.

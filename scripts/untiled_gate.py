@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The untiled gate held out by family, on kept leave-family-out reports.
+
+`scripts/leave_family_out.py --keep DIR` keeps each fold's `tss eval --json`
+report (DIR/FAMILY.json), which scores the network's own first pick ("T1
+network" where the fold's model had a gate, else "T1"). The networks do not
+depend on the gate, so any form of the gate can be judged on those reports
+without training again: for each fold, this fits the gate with `tss gate` on
+the training rows of the *other* families (as `tss train --kernels` does in
+that fold), then, on each held-out test instance, takes the untiled code where
+the gate fires and the network's pick elsewhere. Prints per fold and pooled the
+geometric-mean TN of the network alone and with the gate, and where it fired.
+Nothing is timed.
+
+  scripts/untiled_gate.py --train T.csv --test S.csv --model trained/corpus-serial DIR [--gate-tn 1.3]
+
+`--model` only lends its feature set (the gate is fitted into a copy).
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from leave_family_out import DIRS, ROOT, family_of, geo, read, write_rows  # noqa: E402
+
+KERNELS = ",".join(os.path.join(ROOT, "corpus", d) for d in DIRS)
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
+    return p
+
+
+def traits(tss, model, csv_path, out):
+    """Per instance of `csv_path`: (kernel, sizes) -> traits, via `tss gate --samples`."""
+    run([tss, "gate", "--model", model, "--data", csv_path, "--kernels", KERNELS, "--samples", out])
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return {tuple(r["instance"].split("|")[:2]): r for r in rows}
+
+
+def fires(gate, t):
+    return (gate is not None and float(t["log_data"]) > gate["log_data"] and int(t["other"]) <= gate["max_other"]
+            and int(t["unit"]) >= gate["min_unit"] and int(t["reductions"]) <= gate["max_reductions"])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("reports", help="directory of FAMILY.json reports (leave_family_out.py --keep)")
+    ap.add_argument("--train", required=True)
+    ap.add_argument("--test", required=True)
+    ap.add_argument("--model", required=True, help="a model of the reports' feature set")
+    ap.add_argument("--gate-tn", default="1.3")
+    ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
+    args = ap.parse_args()
+    fam = family_of()
+    header, train = read(args.train)
+    ki = header.index("kernel")
+    pooled_net, pooled_gated, lines = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        model = os.path.join(tmp, "model")
+        shutil.copytree(args.model, model)
+        test_traits = traits(args.tss, model, args.test, os.path.join(tmp, "test-traits.csv"))
+        for name in sorted(os.listdir(args.reports)):
+            f = name[:-5]
+            if not name.endswith(".json"):
+                continue
+            with open(os.path.join(args.reports, name)) as r:
+                report = json.load(r)
+            trp = os.path.join(tmp, "train.csv")
+            write_rows(trp, header, [r for r in train if fam.get(r[ki]) != f])
+            run([args.tss, "gate", "--model", model, "--data", trp, "--kernels", KERNELS, "--gate-tn", args.gate_tn])
+            with open(os.path.join(model, "model.json")) as m:
+                gate = json.load(m).get("gate")
+            net, gated, fired = [], [], []
+            for inst in report["instances"]:
+                s, best = inst["scores"], inst["best"]
+                tn = s.get("T1 network", s["T1"])["tn"]
+                t = test_traits.get((inst["kernel"], inst["sizes"]))
+                if t is not None and inst.get("baseline") and fires(gate, t):
+                    fired.append(f"{inst['kernel']} {tn:.2f}->{inst['baseline'] / best:.2f}")
+                    gated.append(inst["baseline"] / best)
+                else:
+                    gated.append(tn)
+                net.append(tn)
+            pooled_net += net
+            pooled_gated += gated
+            lines.append((f, len(net), geo(net), geo(gated), fired, gate))
+    print("| held-out family | instances | T1, network | T1, network + gate | gate fires on |")
+    print("|---|---|---|---|---|")
+    for f, n, a, b, fired, _ in lines:
+        print(f"| {f} | {n} | {a:.3f} | {b:.3f} | {len(fired)} |")
+    print(f"| **all** | {len(pooled_net)} | {geo(pooled_net):.3f} | {geo(pooled_gated):.3f} | "
+          f"{sum(len(x[4]) for x in lines)} |")
+    for f, _, _, _, fired, gate in lines:
+        rule = "none" if gate is None else (f"LOG_DATA > {gate['log_data']:.2f}, other <= {gate['max_other']}, "
+                                            f"unit >= {gate['min_unit']}, reductions <= {gate['max_reductions']}")
+        print(f"{f}: gate {rule}; fired: {', '.join(fired) or '-'}")
+
+
+if __name__ == "__main__":
+    main()
