@@ -47,8 +47,10 @@ def traits(tss, model, csv_path, out):
 
 
 def fires(gate, t):
-    return (gate is not None and float(t["log_data"]) > gate["log_data"] and int(t["other"]) <= gate["max_other"]
-            and int(t["unit"]) >= gate["min_unit"] and int(t["reductions"]) <= gate["max_reductions"])
+    """`UntiledGate::fires`: any of the gate's rules."""
+    return gate is not None and any(
+        float(t["log_data"]) > r["log_data"] and int(t["other"]) <= r["max_other"]
+        and int(t["unit"]) >= r["min_unit"] and int(t["reductions"]) <= r["max_reductions"] for r in gate["rules"])
 
 
 def main():
@@ -100,8 +102,9 @@ def main():
     print(f"| **all** | {len(pooled_net)} | {geo(pooled_net):.3f} | {geo(pooled_gated):.3f} | "
           f"{sum(len(x[4]) for x in lines)} |")
     for f, _, _, _, fired, gate in lines:
-        rule = "none" if gate is None else (f"LOG_DATA > {gate['log_data']:.2f}, other <= {gate['max_other']}, "
-                                            f"unit >= {gate['min_unit']}, reductions <= {gate['max_reductions']}")
+        rule = "none" if gate is None else " or ".join(
+            f"(LOG_DATA > {r['log_data']:.2f}, other <= {r['max_other']}, unit >= {r['min_unit']}, "
+            f"reductions <= {r['max_reductions']})" for r in gate["rules"])
         print(f"{f}: gate {rule}; fired: {', '.join(fired) or '-'}")
 
 

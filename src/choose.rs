@@ -343,9 +343,9 @@ fn gate_first(
     let traits = a.kernel.untiled_traits(shape, &opts.caches);
     if gate.fires(&traits) {
         warnings.push(format!(
-            "the untiled gate fired (LOG_DATA {:.2} > {:.2}; {} stride-1 and {} strided references along the innermost \
-             source loop): the loops as written come first",
-            traits.log_data, gate.log_data, traits.unit, traits.other
+            "the untiled gate fired (LOG_DATA {:.2}; {} stride-1, {} strided references and {} reductions along the \
+             innermost source loops): the loops as written come first",
+            traits.log_data, traits.unit, traits.other, traits.reductions
         ));
         kept.retain(|&k| k != u);
         kept.insert(0, u);

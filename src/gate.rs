@@ -48,30 +48,42 @@ pub struct UntiledTraits {
     pub log_fill: f64,
 }
 
-/// The fitted rule: untiled when `log_data > log_data`, `other <= max_other`,
-/// `unit >= min_unit` and `reductions <= max_reductions`.
+/// One rule of a gate: untiled when `log_data > log_data`, `other <=
+/// max_other`, `unit >= min_unit` and `reductions <= max_reductions`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct UntiledGate {
+pub struct Rule {
     pub log_data: f64,
     pub max_other: u32,
     pub min_unit: u32,
     pub max_reductions: u32,
+    /// Training instances it fired on when fitted (those no earlier rule
+    /// took), and the untiled code's geometric-mean TN there.
+    pub fires_on: usize,
+    pub fired_tn: f64,
+}
+
+/// The fitted gate: untiled when any of its rules fires.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UntiledGate {
+    pub rules: Vec<Rule>,
     /// The TN a tiled choice was assumed to score where the gate replaces it
     /// ([`UntiledGate::fit`]).
     pub assumed_tn: f64,
-    /// Training instances it was fitted on, and those it fires on.
+    /// Training instances it was fitted on.
     pub instances: usize,
-    pub fires_on: usize,
-    /// Geometric-mean TN of the untiled code where it fires on them.
-    pub fired_tn: f64,
 }
 
 /// The TN assumed for the network's tiled choice when fitting: about what
 /// held-out T1 scores on instances where tiling pays (README, "The untiled
-/// gate", which also gives the fit at 1.2 and 1.5).
+/// gate").
 pub const ASSUMED_TN: f64 = 1.3;
 
-impl UntiledGate {
+/// Most rules in a gate: kernels that run fastest untiled come in a few
+/// kinds (stencils, matrix-vector products, ...), each a rule of its own;
+/// more rules would fit single kernels.
+pub const MAX_RULES: usize = 3;
+
+impl Rule {
     pub fn fires(&self, t: &UntiledTraits) -> bool {
         t.log_data > self.log_data
             && t.other <= self.max_other
@@ -83,12 +95,12 @@ impl UntiledGate {
     /// code's TN per training instance), where firing on an instance gains
     /// `ln(assumed_tn / tn)`: it trades a tiled choice assumed at
     /// `assumed_tn` for the untiled code. `None` when no rule gains.
-    pub fn fit(samples: &[(UntiledTraits, f64)], assumed_tn: f64) -> Option<UntiledGate> {
+    fn fit(samples: &[(UntiledTraits, f64)], assumed_tn: f64) -> Option<Rule> {
         let gain: Vec<f64> = samples.iter().map(|(_, tn)| (assumed_tn / tn).ln()).collect();
         let top = |f: fn(&UntiledTraits) -> u32| samples.iter().map(|(t, _)| f(t)).max();
         let (max_other, max_unit, max_reductions) = (top(|t| t.other)?, top(|t| t.unit)?, top(|t| t.reductions)?);
         let cuts = data_cuts(samples);
-        let mut best: Option<(f64, UntiledGate)> = None;
+        let mut best: Option<(f64, Rule)> = None;
         for o in 0..=max_other {
             for u in 0..=max_unit {
                 for r in 0..=max_reductions {
@@ -100,42 +112,65 @@ impl UntiledGate {
                         .collect();
                     let Some((g, cut)) = best_cut(admitted, &cuts) else { continue };
                     if g > best.as_ref().map_or(1e-9, |b| b.0) {
-                        let gate = UntiledGate {
+                        let rule = Rule {
                             log_data: cut,
                             max_other: o,
                             min_unit: u,
                             max_reductions: r,
-                            assumed_tn,
-                            instances: samples.len(),
                             fires_on: 0,
                             fired_tn: 1.0,
                         };
-                        best = Some((g, gate));
+                        best = Some((g, rule));
                     }
                 }
             }
         }
-        let (_, mut gate) = best?;
-        let fired: Vec<f64> = samples.iter().filter(|(t, _)| gate.fires(t)).map(|(_, tn)| tn.ln()).collect();
-        gate.fires_on = fired.len();
-        gate.fired_tn = (fired.iter().sum::<f64>() / fired.len().max(1) as f64).exp();
-        Some(gate)
+        let (_, mut rule) = best?;
+        let fired: Vec<f64> = samples.iter().filter(|(t, _)| rule.fires(t)).map(|(_, tn)| tn.ln()).collect();
+        rule.fires_on = fired.len();
+        rule.fired_tn = (fired.iter().sum::<f64>() / fired.len().max(1) as f64).exp();
+        Some(rule)
+    }
+}
+
+impl UntiledGate {
+    pub fn fires(&self, t: &UntiledTraits) -> bool {
+        self.rules.iter().any(|r| r.fires(t))
+    }
+
+    /// Up to [`MAX_RULES`] rules by sequential covering: the rule of most
+    /// gain ([`Rule::fit`]), then the same on the instances it leaves, until
+    /// none gains. `None` when not even the first gains.
+    pub fn fit(samples: &[(UntiledTraits, f64)], assumed_tn: f64) -> Option<UntiledGate> {
+        let mut left = samples.to_vec();
+        let mut rules = Vec::new();
+        while rules.len() < MAX_RULES
+            && let Some(rule) = Rule::fit(&left, assumed_tn)
+        {
+            left.retain(|(t, _)| !rule.fires(t));
+            rules.push(rule);
+        }
+        (!rules.is_empty()).then_some(UntiledGate { rules, assumed_tn, instances: samples.len() })
     }
 
     /// One line for reports.
     pub fn describe(&self) -> String {
+        let rules: Vec<String> = self
+            .rules
+            .iter()
+            .map(|r| {
+                format!(
+                    "LOG_DATA > {:.3}, at most {} strided, at least {} stride-1 references and at most {} reductions \
+                     (fires on {}, untiled TN {:.3})",
+                    r.log_data, r.max_other, r.min_unit, r.max_reductions, r.fires_on, r.fired_tn
+                )
+            })
+            .collect();
         format!(
-            "untiled when LOG_DATA > {:.3}, and along the innermost source loops at most {} strided and at least {} \
-             stride-1 references and at most {} reductions (fitted on {} instances assuming tiled TN {}; fires on {}, \
-             where the untiled code scores TN {:.3})",
-            self.log_data,
-            self.max_other,
-            self.min_unit,
-            self.max_reductions,
+            "untiled when, along the innermost source loops, {} (fitted on {} instances assuming tiled TN {})",
+            rules.join("; or "),
             self.instances,
-            self.assumed_tn,
-            self.fires_on,
-            self.fired_tn
+            self.assumed_tn
         )
     }
 }
@@ -269,8 +304,28 @@ mod tests {
         let g = UntiledGate::fit(&samples, 1.3).expect("a rule gains");
         assert!(g.fires(&t(3.0, 3, 0)) && g.fires(&t(2.5, 2, 0)));
         assert!(!g.fires(&t(3.2, 2, 1)) && !g.fires(&t(0.5, 3, 0)) && !g.fires(&t(1.0, 1, 0)));
-        assert_eq!(g.fires_on, 2);
-        assert!((g.fired_tn - 1.05f64.sqrt()).abs() < 1e-12);
+        assert_eq!(g.rules.len(), 1);
+        assert_eq!(g.rules[0].fires_on, 2);
+        assert!((g.rules[0].fired_tn - 1.05f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_second_rule_covers_a_second_kind() {
+        // Stencil-like: many stride-1 references, any data size; matrix-vector
+        // like: few references but much data. One conjunction would take in
+        // the losers between them.
+        let samples = vec![
+            (t(-2.0, 8, 0), 1.0),
+            (t(-1.5, 6, 0), 1.0),
+            (t(2.0, 3, 0), 1.0),
+            (t(2.1, 3, 0), 1.02),
+            (t(-1.0, 3, 0), 3.0), // reuse, few references: tile
+            (t(-0.5, 4, 0), 2.0),
+        ];
+        let g = UntiledGate::fit(&samples, 1.3).expect("rules gain");
+        assert_eq!(g.rules.len(), 2, "{}", g.describe());
+        let fired: Vec<bool> = samples.iter().map(|(x, _)| g.fires(x)).collect();
+        assert_eq!(fired, [true, true, true, true, false, false]);
     }
 
     #[test]
