@@ -65,7 +65,7 @@ def main():
     fam = family_of()
     header, train = read(args.train)
     ki = header.index("kernel")
-    pooled_net, pooled_gated, lines = [], [], []
+    pooled_net, pooled_gated, pooled_speedup, lines = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         model = os.path.join(tmp, "model")
         shutil.copytree(args.model, model)
@@ -81,27 +81,30 @@ def main():
             run([args.tss, "gate", "--model", model, "--data", trp, "--kernels", KERNELS, "--gate-tn", args.gate_tn])
             with open(os.path.join(model, "model.json")) as m:
                 gate = json.load(m).get("gate")
-            net, gated, fired = [], [], []
+            net, gated, fired, speedup = [], [], [], []
             for inst in report["instances"]:
                 s, best = inst["scores"], inst["best"]
-                tn = s.get("T1 network", s["T1"])["tn"]
+                pick = s.get("T1 network", s["T1"])
                 t = test_traits.get((inst["kernel"], inst["sizes"]))
+                time = pick["time"]
                 if t is not None and inst.get("baseline") and fires(gate, t):
-                    fired.append(f"{inst['kernel']} {tn:.2f}->{inst['baseline'] / best:.2f}")
-                    gated.append(inst["baseline"] / best)
-                else:
-                    gated.append(tn)
-                net.append(tn)
+                    fired.append(f"{inst['kernel']} {pick['tn']:.2f}->{inst['baseline'] / best:.2f}")
+                    time = inst["baseline"]
+                gated.append(time / best)
+                net.append(pick["tn"])
+                if "tile 32" in s:
+                    speedup.append(s["tile 32"]["time"] / time)
             pooled_net += net
             pooled_gated += gated
-            lines.append((f, len(net), geo(net), geo(gated), fired, gate))
-    print("| held-out family | instances | T1, network | T1, network + gate | gate fires on |")
-    print("|---|---|---|---|---|")
-    for f, n, a, b, fired, _ in lines:
-        print(f"| {f} | {n} | {a:.3f} | {b:.3f} | {len(fired)} |")
+            pooled_speedup += speedup
+            lines.append((f, len(net), geo(net), geo(gated), fired, gate, geo(speedup)))
+    print("| held-out family | instances | T1, network | T1, network + gate | gate fires on | gated T1 speedup over tile 32 |")
+    print("|---|---|---|---|---|---|")
+    for f, n, a, b, fired, _, sp in lines:
+        print(f"| {f} | {n} | {a:.3f} | {b:.3f} | {len(fired)} | {sp:.2f}x |")
     print(f"| **all** | {len(pooled_net)} | {geo(pooled_net):.3f} | {geo(pooled_gated):.3f} | "
-          f"{sum(len(x[4]) for x in lines)} |")
-    for f, _, _, _, fired, gate in lines:
+          f"{sum(len(x[4]) for x in lines)} | {geo(pooled_speedup):.2f}x |")
+    for f, _, _, _, fired, gate, _ in lines:
         rule = "none" if gate is None else " or ".join(
             f"(LOG_DATA > {r['log_data']:.2f}, other <= {r['max_other']}, unit >= {r['min_unit']}, "
             f"reductions <= {r['max_reductions']})" for r in gate["rules"])
