@@ -320,10 +320,11 @@ enum Command {
         #[arg(long, default_value_t = tss::gate::ASSUMED_TN, value_name = "TN")]
         gate_tn: f64,
     },
-    /// Fit (or remove) a trained model's untiled gate: a rule beside the network that
-    /// keeps the loops as written where each iteration touches fresh data and the
-    /// innermost source loop walks every reference at stride 1 (README, "The untiled
-    /// gate"). Its three thresholds are chosen on training rows; only model.json changes.
+    /// Fit (or remove) a trained model's untiled gate: up to three rules beside the
+    /// network that keep the loops as written where the innermost source loops walk no
+    /// reference with a stride and each iteration touches fresh data or many stride-1
+    /// references (README, "The untiled gate"). Fitted on training rows; only model.json
+    /// changes.
     Gate {
         /// Model directory whose model.json gains the gate.
         #[arg(long)]
