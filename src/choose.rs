@@ -340,6 +340,16 @@ fn gate_first(
 ) -> Vec<usize> {
     let Some(gate) = &model.meta.gate else { return kept };
     let Some(u) = variants.iter().position(|v| *v == Variant::Untiled) else { return kept };
+    let here = Compiler::from_env().ok().map(|c| Descriptor::detect(&c.version, &c.flags()));
+    let elsewhere = gate.machine.as_ref().zip(here.as_ref()).map(|(m, h)| m.differences(h)).unwrap_or_default();
+    if !elsewhere.is_empty() {
+        warnings.push(format!(
+            "the model's untiled gate was fitted on another machine's rows ({}): not applied; tss gate refits it on \
+             rows of this one",
+            elsewhere.join(", ")
+        ));
+        return kept;
+    }
     let traits = a.kernel.untiled_traits(shape, &opts.caches);
     if gate.fires(&traits) {
         warnings.push(format!(

@@ -26,7 +26,7 @@ use crate::dataset::Record;
 use crate::features::FeatureSet;
 use crate::harness::UNTILED;
 use crate::instance::Sizes;
-use crate::machine::Caches;
+use crate::machine::{Caches, Descriptor};
 use crate::{Analysis, Error};
 
 /// What the gate knows of an instance's untiled original.
@@ -71,6 +71,11 @@ pub struct UntiledGate {
     pub assumed_tn: f64,
     /// Training instances it was fitted on.
     pub instances: usize,
+    /// The machine whose rows it was fitted on (`None`: rows of several).
+    /// Whether the original beats a tile is a property of the machine, so
+    /// `tss predict` applies the gate only there (README, "The untiled gate").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<Descriptor>,
 }
 
 /// The TN assumed for the network's tiled choice when fitting: about what
@@ -150,7 +155,7 @@ impl UntiledGate {
             left.retain(|(t, _)| !rule.fires(t));
             rules.push(rule);
         }
-        (!rules.is_empty()).then_some(UntiledGate { rules, assumed_tn, instances: samples.len() })
+        (!rules.is_empty()).then_some(UntiledGate { rules, assumed_tn, instances: samples.len(), machine: None })
     }
 
     /// One line for reports.
@@ -235,11 +240,12 @@ pub fn traits_of(records: &[Record], kernels: &[PathBuf]) -> Result<HashMap<Inst
     Ok(out)
 }
 
-/// The gate of the training rows `records` (see [`UntiledGate::fit`]) for a
-/// model of `set`; `None` when no rule gains or `set` does not rank the
-/// untiled code.
+/// The gate of the training rows `records` (see [`UntiledGate::fit`]),
+/// measured on `machine`, for a model of `set`; `None` when no rule gains or
+/// `set` does not rank the untiled code.
 pub fn fit_on(
     records: &[Record],
+    machine: Option<Descriptor>,
     kernels: &[PathBuf],
     set: FeatureSet,
     assumed_tn: f64,
@@ -248,7 +254,7 @@ pub fn fit_on(
         return Ok(None);
     }
     let traits = traits_of(records, kernels)?;
-    Ok(UntiledGate::fit(&samples(records, &traits, set), assumed_tn))
+    Ok(UntiledGate::fit(&samples(records, &traits, set), assumed_tn).map(|g| UntiledGate { machine, ..g }))
 }
 
 /// Per training instance with a correct untiled row: its traits and the

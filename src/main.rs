@@ -790,7 +790,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 if let Some(out) = &samples {
                     write_gate_samples(out, &rows, &kernels, m.feature_set())?;
                 }
-                m.meta.gate = tss::gate::fit_on(&rows, &kernels, m.feature_set(), gate_tn)?;
+                let machine = dataset::one_machine(&data, &rows, false).ok().flatten();
+                m.meta.gate = tss::gate::fit_on(&rows, machine, &kernels, m.feature_set(), gate_tn)?;
                 match &m.meta.gate {
                     Some(g) => eprintln!("tss: gate: {}", g.describe()),
                     None => eprintln!("tss: no gate: keeping the original gains nothing on these rows"),
@@ -1151,7 +1152,8 @@ fn train(
     }
     if !gate.kernels.is_empty() {
         let rows = dataset::load_all(data).map_err(Error::Usage)?;
-        model.meta.gate = tss::gate::fit_on(&rows, &gate.kernels, model.feature_set(), gate.assumed_tn)?;
+        let machine = model.meta.data.machine.clone();
+        model.meta.gate = tss::gate::fit_on(&rows, machine, &gate.kernels, model.feature_set(), gate.assumed_tn)?;
         match &model.meta.gate {
             Some(g) => eprintln!("tss: gate: {}", g.describe()),
             None => eprintln!("tss: no untiled gate: keeping the original gains nothing on the training rows"),

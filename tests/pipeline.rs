@@ -178,6 +178,15 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
         .output()
         .unwrap());
     assert!(table.contains("| **mean** | T1 network |"), "{table}");
+    // A gate fitted on another machine's rows is not applied, and predict says so.
+    let json = regs.join("model.json");
+    let mut meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(meta["gate"]["machine"].is_object(), "the rows' machine is recorded: {}", meta["gate"]);
+    meta["gate"]["machine"]["cpu"] = "another CPU".into();
+    std::fs::write(&json, serde_json::to_string(&meta).unwrap()).unwrap();
+    let elsewhere = choice(&regs);
+    assert_eq!(elsewhere["original"], false, "{elsewhere}");
+    assert!(elsewhere["warnings"].to_string().contains("another machine's rows"), "{elsewhere}");
     assert!(gate("0.01").contains("no gate"));
     assert_eq!(choice(&regs)["original"], false, "gate removed");
 
