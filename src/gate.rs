@@ -10,24 +10,26 @@
 //! inputs describe tiles well and the untiled code poorly, and one output
 //! among hundreds of tiles is easy to lose.
 //!
-//! The gate is three thresholds on what the untiled code runs
-//! ([`UntiledTraits`]), fitted on training rows by the gain it would have
-//! had there ([`UntiledGate::fit`]): it fires when the data per instance is
-//! large, no reference strides along the innermost source loop, and enough
-//! of them move along it at stride 1. Where it fires, T1 takes the untiled
-//! original and the searches time it first.
+//! The gate is up to [`MAX_RULES`] rules, each four thresholds on what the
+//! untiled code runs ([`UntiledTraits`]: data per instance, and stride-1,
+//! strided and reduction references along the innermost source loops),
+//! fitted on one machine's training rows by the gain they would have had
+//! there ([`UntiledGate::fit`]). Where any rule fires, T1 takes the untiled
+//! original and the searches time it first; `tss predict` applies the gate
+//! only on the machine it was fitted on.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::Error;
 use crate::dataset::Record;
 use crate::features::FeatureSet;
 use crate::harness::UNTILED;
 use crate::instance::Sizes;
 use crate::machine::{Caches, Descriptor};
-use crate::{Analysis, Error};
+use crate::refeature::Sources;
 
 /// What the gate knows of an instance's untiled original.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -41,11 +43,7 @@ pub struct UntiledTraits {
     pub other: u32,
     /// Writes that stay put along it: a reduction the innermost loop carries,
     /// which gcc does not vectorise without reassociating.
-    #[serde(default)]
     pub reductions: u32,
-    /// Log of all the data the nest touches over L2.
-    #[serde(default)]
-    pub log_fill: f64,
 }
 
 /// One rule of a gate: untiled when `log_data > log_data`, `other <=
@@ -214,23 +212,16 @@ pub type InstanceKey = (String, String, String);
 /// The traits of every instance of `records`, from the kernels' sources
 /// (`kernels`, found by file stem; each analysed once per mode).
 pub fn traits_of(records: &[Record], kernels: &[PathBuf]) -> Result<HashMap<InstanceKey, UntiledTraits>, Error> {
-    let by_stem: HashMap<String, &PathBuf> = kernels.iter().map(|k| (crate::collect::stem(k), k)).collect();
-    let mut analyses: HashMap<(String, String), Analysis> = HashMap::new();
+    let mut sources = Sources::new(kernels);
     let mut out = HashMap::new();
     for r in records {
         let key = (r.kernel.clone(), r.mode.clone(), r.sizes.clone());
         if out.contains_key(&key) {
             continue;
         }
-        let akey = (r.kernel.clone(), r.mode.clone());
-        if !analyses.contains_key(&akey) {
-            let file = by_stem
-                .get(&r.kernel)
-                .ok_or_else(|| Error::Usage(format!("kernel '{}' is in none of the --kernels files", r.kernel)))?;
-            let src = std::fs::read_to_string(file).map_err(|source| Error::Io { path: (*file).clone(), source })?;
-            analyses.insert(akey.clone(), crate::analyze(file, &src, r.mode == "parallel")?);
-        }
-        let a = &analyses[&akey];
+        let a = sources
+            .analysis(&r.kernel, r.mode == "parallel")?
+            .ok_or_else(|| Error::Usage(Sources::unknown(&r.kernel)))?;
         let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(|e| Error::Usage(format!("{}: {e}", r.kernel)))?;
         // The vector width enters no trait.
         let shape = a.shape(&sizes, 256)?;
@@ -294,7 +285,7 @@ mod tests {
     use super::*;
 
     fn t(log_data: f64, unit: u32, other: u32) -> UntiledTraits {
-        UntiledTraits { log_data, unit, other, reductions: 0, log_fill: 0.0 }
+        UntiledTraits { log_data, unit, other, reductions: 0 }
     }
 
     #[test]

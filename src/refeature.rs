@@ -29,6 +29,35 @@ pub struct Summary {
     pub first_change: Option<String>,
 }
 
+/// The kernels a dataset's rows were measured on, found by file stem, each
+/// analysed once per mode on first use.
+pub struct Sources<'a> {
+    by_stem: HashMap<String, &'a PathBuf>,
+    analyses: HashMap<(String, bool), Analysis>,
+}
+
+impl<'a> Sources<'a> {
+    pub fn new(kernels: &'a [PathBuf]) -> Sources<'a> {
+        Sources { by_stem: kernels.iter().map(|k| (stem(k), k)).collect(), analyses: HashMap::new() }
+    }
+
+    /// The analysis of `kernel` (a file stem); `None` when no file has that stem.
+    pub fn analysis(&mut self, kernel: &str, parallel: bool) -> Result<Option<&Analysis>, Error> {
+        let key = (kernel.to_string(), parallel);
+        if !self.analyses.contains_key(&key) {
+            let Some(file) = self.by_stem.get(kernel) else { return Ok(None) };
+            let src = std::fs::read_to_string(file).map_err(|source| Error::Io { path: (*file).clone(), source })?;
+            self.analyses.insert(key.clone(), crate::analyze(file, &src, parallel)?);
+        }
+        Ok(self.analyses.get(&key))
+    }
+
+    /// The message for a row whose kernel [`Sources::analysis`] does not know.
+    pub fn unknown(kernel: &str) -> String {
+        format!("kernel '{kernel}' is in none of the --kernels files")
+    }
+}
+
 /// Rewrites `path` with every row's features recomputed as [`STORED`]
 /// describes them; `kernels` are the `.c` files its rows were measured on
 /// (found by file stem). The file is replaced atomically.
@@ -42,24 +71,14 @@ pub fn refeature(path: &Path, kernels: &[PathBuf]) -> Result<Summary, Error> {
             dataset::machine_path(path).display()
         ))
     })?;
-    let by_stem: HashMap<String, &PathBuf> = kernels.iter().map(|k| (stem(k), k)).collect();
-    let mut analyses: HashMap<(String, bool), Analysis> = HashMap::new();
+    let mut sources = Sources::new(kernels);
     let mut shapes: HashMap<(String, String), Shape> = HashMap::new();
     let names = STORED.names();
     let mut summary = Summary { rows: records.len(), ..Summary::default() };
     for (k, r) in records.iter_mut().enumerate() {
         let line = k + 2;
         let at = |msg: String| usage(format!("{}:{line}: {msg}", path.display()));
-        let parallel = r.mode == "parallel";
-        let key = (r.kernel.clone(), parallel);
-        if !analyses.contains_key(&key) {
-            let file = by_stem
-                .get(&r.kernel)
-                .ok_or_else(|| at(format!("kernel '{}' is in none of the --kernels files", r.kernel)))?;
-            let src = std::fs::read_to_string(file).map_err(|source| Error::Io { path: (*file).clone(), source })?;
-            analyses.insert(key.clone(), crate::analyze(file, &src, parallel)?);
-        }
-        let a = &analyses[&key];
+        let a = sources.analysis(&r.kernel, r.mode == "parallel")?.ok_or_else(|| at(Sources::unknown(&r.kernel)))?;
         let shape_key = (r.kernel.clone(), r.sizes.clone());
         if !shapes.contains_key(&shape_key) {
             let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(&at)?;

@@ -554,14 +554,11 @@ impl Kernel {
     /// strides along the loop it runs innermost.
     pub fn untiled_traits(&self, shape: &Shape, caches: &Caches) -> UntiledTraits {
         let l = self.untiled_inner;
-        let log_data = self.traffic_extra(shape, None, caches)[2];
-        let log_iterations: f64 = self.member_extents(shape).iter().map(|e| e.ln()).sum();
         UntiledTraits {
-            log_data,
+            log_data: self.traffic_extra(shape, None, caches)[2],
             unit: l.rp + l.wp,
             other: l.rnp + l.wnp,
             reductions: l.wi,
-            log_fill: log_data + log_iterations - (caches.l2 as f64).ln(),
         }
     }
 
@@ -680,6 +677,20 @@ fn member_name(stmt: &Statement, row: &Row, m: usize) -> String {
     }
 }
 
+impl Locality {
+    /// Both counts added, reference class by reference class.
+    fn plus(self, o: Locality) -> Locality {
+        Locality {
+            rp: self.rp + o.rp,
+            rnp: self.rnp + o.rnp,
+            ri: self.ri + o.ri,
+            wp: self.wp + o.wp,
+            wnp: self.wnp + o.wnp,
+            wi: self.wi + o.wi,
+        }
+    }
+}
+
 fn locality_along(stmt: &Statement, dir: Option<&[f64]>) -> Locality {
     let mut l = Locality::default();
     for a in &stmt.accesses {
@@ -701,18 +712,9 @@ fn locality_along(stmt: &Statement, dir: Option<&[f64]>) -> Locality {
 /// the work, and each runs its own innermost loop.
 fn untiled_locality(scop: &Scop) -> Locality {
     let depth = scop.statements.iter().map(|s| s.iterators.len()).max().unwrap_or(0);
-    let mut sum = Locality::default();
-    for stmt in scop.statements.iter().filter(|s| s.iterators.len() == depth && depth > 0) {
-        let innermost: Vec<f64> = (0..depth).map(|j| if j + 1 == depth { 1.0 } else { 0.0 }).collect();
-        let l = locality_along(stmt, Some(&innermost));
-        sum.rp += l.rp;
-        sum.rnp += l.rnp;
-        sum.ri += l.ri;
-        sum.wp += l.wp;
-        sum.wnp += l.wnp;
-        sum.wi += l.wi;
-    }
-    sum
+    let innermost: Vec<f64> = (0..depth).map(|j| if j + 1 == depth { 1.0 } else { 0.0 }).collect();
+    let deepest = scop.statements.iter().filter(|s| s.iterators.len() == depth && depth > 0);
+    deepest.map(|stmt| locality_along(stmt, Some(&innermost))).fold(Locality::default(), Locality::plus)
 }
 
 /// `m0 = 2*i + -1*j + 3`.
