@@ -82,6 +82,11 @@ pub struct ModelMeta {
     pub gate: Option<crate::gate::UntiledGate>,
 }
 
+/// How far outside its training range an input may lie, in spans of that
+/// input's range, before a prediction that uses it counts as an
+/// extrapolation that tss does not rank.
+pub const FAR: f64 = 1.0;
+
 pub struct SavedModel {
     pub meta: ModelMeta,
     pub dir: PathBuf,
@@ -174,6 +179,12 @@ impl SavedModel {
     /// Networks in the ensemble.
     pub fn members(&self) -> usize {
         self.nets.len()
+    }
+
+    /// The inputs of `row` that lie more than [`FAR`] spans outside the
+    /// range this model was fitted on: where it extrapolates.
+    pub fn far_inputs(&self, row: &[f64]) -> Vec<usize> {
+        self.meta.normalizer.outside(row, FAR)
     }
 
     /// Predicted seconds for raw feature rows, in one batch per member.
