@@ -22,7 +22,7 @@ use crate::machine::{Caches, Descriptor, MachineInfo, human};
 use crate::model::saved::SavedModel;
 use crate::model::source::ModelSource;
 use crate::refine::{self, Space, Tried};
-use crate::select::{Strategy, cache_rule, keep_best, keep_diverse, neighbours, random_pick, rank_last};
+use crate::select::{Strategy, cache_rule, keep_best, keep_diverse, neighbours, random_pick};
 use crate::{Analysis, Error, TileOptions};
 
 #[derive(Clone, Debug)]
@@ -238,16 +238,13 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let rows: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
     let predicted = model.predict(&rows);
-    let far: Vec<Vec<usize>> = rows.iter().map(|r| model.far_inputs(r)).collect();
-    warnings.extend(extrapolation_note(&model, &far));
-    let ranking = rank_last(&predicted, &far.iter().map(|f| !f.is_empty()).collect::<Vec<_>>());
     // T6-Search times one of each kind of code first ([`search_order`]).
     let best = match opts.strategy {
-        Strategy::T6Search => keep_diverse(&ranking, |k| variants[k].search_class(d)),
-        _ => keep_best(&ranking),
+        Strategy::T6Search => keep_diverse(&predicted, |k| variants[k].search_class(d)),
+        _ => keep_best(&predicted),
     };
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
-    let kept_idx = match (distrust(&model, &rows, &predicted, best[0]), rule) {
+    let kept_idx = match (distrust(&model, &rows, &predicted), rule) {
         (Some(why), Some(rule)) => {
             let what = match opts.strategy {
                 Strategy::T6Search => format!("timing the cache rule's tile {rule} and its neighbours"),
@@ -404,39 +401,33 @@ fn candidate_configs(
 }
 
 /// Why the model's ranking cannot be used here, if it cannot: every
-/// candidate predicted the same (the network saturates), or the best
-/// candidate's features lie more than a whole training span outside the
-/// range the model was trained on.
-fn distrust(model: &SavedModel, rows: &[Vec<f64>], predicted: &[f64], best: usize) -> Option<String> {
+/// candidate predicted the same (the network saturates), or every
+/// candidate's features lie more than [`FAR`](crate::model::saved::FAR)
+/// spans outside the range the model was trained on, which only the sizes
+/// (shared by all) can do. A config the training rows lacked (a 12-row
+/// vector tile on AVX-512 for a model of AVX2 rows) is an extrapolation
+/// that stays ranked: on the Intel test rows, ranking such configs last
+/// instead made T1 worse (README, "Extrapolated configs").
+fn distrust(model: &SavedModel, rows: &[Vec<f64>], predicted: &[f64]) -> Option<String> {
     let lo = predicted.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = predicted.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     if predicted.len() > 1 && (!lo.is_finite() || !hi.is_finite() || hi - lo <= 1e-9 * hi.abs()) {
         return Some("the model predicts the same time for every candidate (its inputs saturate)".into());
     }
-    let far = model.far_inputs(&rows[best]);
-    if far.is_empty() {
-        return None;
+    let mut everywhere: Option<Vec<usize>> = None;
+    for r in rows {
+        let far = model.far_inputs(r);
+        everywhere = Some(match everywhere {
+            None => far,
+            Some(common) => common.into_iter().filter(|k| far.contains(k)).collect(),
+        });
+        if everywhere.as_ref().is_some_and(|c| c.is_empty()) {
+            return None;
+        }
     }
     let names = model.feature_set().names();
-    let far: Vec<&str> = far.iter().map(|&k| names[k]).collect();
+    let far: Vec<&str> = everywhere?.iter().map(|&k| names[k]).collect();
     Some(format!("these sizes lie far outside the model's training range (features {})", far.join(", ")))
-}
-
-/// What [`rank_last`] does to the candidates, for the warnings: how many lie
-/// far outside the model's training range, and on which inputs. `None`
-/// when none or all do ([`distrust`] speaks for the latter).
-fn extrapolation_note(model: &SavedModel, far: &[Vec<usize>]) -> Option<String> {
-    let n = far.iter().filter(|f| !f.is_empty()).count();
-    if n == 0 || n == far.len() {
-        return None;
-    }
-    let names = model.feature_set().names();
-    let inputs: std::collections::BTreeSet<&str> = far.iter().flatten().map(|&k| names[k]).collect();
-    Some(format!(
-        "{n} of {} candidates lie far outside the model's training range (features {}): ranked after the others",
-        far.len(),
-        inputs.into_iter().collect::<Vec<_>>().join(", ")
-    ))
 }
 
 /// The untiled original must beat the chosen tile by this factor before
@@ -564,7 +555,8 @@ fn provenance_warnings(model: &SavedModel, opts: &ChooseOptions) -> Vec<String> 
 
 /// Revision of how a choice is made from the predictions, part of the cache
 /// key: bump it when that changes, so that no cached choice of an older
-/// tss answers for this one (2: extrapolated candidates ranked last).
+/// tss answers for this one (2: a config the training rows lacked no
+/// longer sends the whole choice to the cache rule).
 const CHOICE_REVISION: u32 = 2;
 
 fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {

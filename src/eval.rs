@@ -26,7 +26,7 @@ use crate::gate::{InstanceKey, UntiledTraits};
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
-use crate::select::{keep_best, rank_last, search_count, search_order};
+use crate::select::{keep_best, search_count, search_order};
 
 /// Every method a report may score; "T1 network" only for a model with an
 /// untiled gate ([`evaluate`]).
@@ -227,9 +227,7 @@ pub fn evaluate(
         }
         let times: Vec<f64> = cands.iter().map(|r| r.time_median.unwrap_or(f64::NAN)).collect();
         let feats: Vec<Vec<f64>> = cands.iter().map(|r| r.features_of(set).to_vec()).collect();
-        // As `tss predict` ranks them: extrapolations after the others.
-        let far: Vec<bool> = feats.iter().map(|f| !model.far_inputs(f).is_empty()).collect();
-        let pred = rank_last(&model.predict(&feats), &far);
+        let pred = model.predict(&feats);
         let best = times.iter().copied().fold(f64::INFINITY, f64::min);
         let baseline = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok).and_then(|r| r.time_median);
         let kept = keep_best(&pred);

@@ -50,33 +50,7 @@ pub const KEEP: f64 = 0.10;
 pub fn keep_best(predicted: &[f64]) -> Vec<usize> {
     let mut idx = ranked(predicted);
     idx.truncate(keep_count(predicted.len()));
-    finite_only(idx, predicted)
-}
-
-/// The prediction [`rank_last`] gives a candidate it ranks last: above any
-/// real one, and finite, so that reports keep it as a number.
-pub const RANKED_LAST: f64 = f64::MAX;
-
-/// `predicted` with every candidate flagged in `far` ranked last, so
-/// that no extrapolated prediction is kept while a fitted one is left: a
-/// model trained on AVX2 rows never saw the 12-row vector tiles of AVX-512,
-/// and once predicted one of them fastest on syrk. Unchanged when none or
-/// every candidate is far (then the model as a whole is in doubt, which
-/// the caller decides).
-pub fn rank_last(predicted: &[f64], far: &[bool]) -> Vec<f64> {
-    if far.iter().all(|&f| f) || !far.iter().any(|&f| f) {
-        return predicted.to_vec();
-    }
-    predicted.iter().zip(far).map(|(&p, &f)| if f { RANKED_LAST } else { p }).collect()
-}
-
-/// `idx` without the candidates [`rank_last`] ranked last, unless
-/// nothing else is left.
-fn finite_only(idx: Vec<usize>, predicted: &[f64]) -> Vec<usize> {
-    if idx.iter().all(|&k| predicted[k] == RANKED_LAST) {
-        return idx;
-    }
-    idx.into_iter().filter(|&k| predicted[k] != RANKED_LAST).collect()
+    idx
 }
 
 /// Indices of `predicted`, lowest first (ties by index).
@@ -96,11 +70,7 @@ fn ranked(predicted: &[f64]) -> Vec<usize> {
 pub fn search_order<K: Eq + Hash>(predicted: &[f64], class: impl Fn(usize) -> K) -> Vec<usize> {
     let mut seen = HashSet::new();
     let (first, rest): (Vec<usize>, Vec<usize>) = ranked(predicted).into_iter().partition(|&k| seen.insert(class(k)));
-    // Candidates ranked last by [`rank_last`] come after every other, even
-    // as the first of their kind.
-    let (fitted, far): (Vec<usize>, Vec<usize>) =
-        first.into_iter().chain(rest).partition(|&k| predicted[k] != RANKED_LAST);
-    fitted.into_iter().chain(far).collect()
+    first.into_iter().chain(rest).collect()
 }
 
 /// The first [`search_count`] of `predicted` in [`search_order`]: what
@@ -108,7 +78,7 @@ pub fn search_order<K: Eq + Hash>(predicted: &[f64], class: impl Fn(usize) -> K)
 pub fn keep_diverse<K: Eq + Hash>(predicted: &[f64], class: impl Fn(usize) -> K) -> Vec<usize> {
     let mut idx = search_order(predicted, class);
     idx.truncate(search_count(predicted.len()));
-    finite_only(idx, predicted)
+    idx
 }
 
 /// Most candidates T6-Search times. The paper's share of 10 % was 4 of 32
@@ -155,21 +125,6 @@ pub fn random_pick(kept: &[usize], seed: u64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn extrapolations_rank_after_every_fitted_prediction() {
-        // Candidate 1 would win on its prediction, but lies far outside
-        // the training range; candidate 3 is the only one of its kind.
-        let predicted = [3.0, 1.0, 2.0, 4.0];
-        let far = [false, true, false, false];
-        let ranking = rank_last(&predicted, &far);
-        assert_eq!(keep_best(&ranking), vec![2]);
-        assert_eq!(search_order(&ranking, |k| k == 1), vec![2, 0, 3, 1]);
-        assert!(!keep_diverse(&ranking, |k| k).contains(&1));
-        // All or none far: the predictions stand.
-        assert_eq!(rank_last(&predicted, &[true; 4]), predicted.to_vec());
-        assert_eq!(rank_last(&predicted, &[false; 4]), predicted.to_vec());
-    }
 
     #[test]
     fn cache_rule_takes_the_largest_fitting_tile() {
