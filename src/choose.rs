@@ -601,6 +601,28 @@ mod tests {
     use crate::features::FeatureSet;
 
     #[test]
+    fn only_inputs_far_out_in_every_candidate_distrust_the_model() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = crate::model::saved::tests::model(dir.path(), 1);
+        let d = m.meta.feature_names.len();
+        let fitted = vec![0.5; d];
+        // Every range is [0, 1]: 5 lies four spans above it.
+        let far = |cols: &[usize]| {
+            let mut r = fitted.clone();
+            cols.iter().for_each(|&k| r[k] = 5.0);
+            r
+        };
+        // A config the rows lacked (one candidate far out) leaves the model in charge.
+        assert_eq!(distrust(&m, &[fitted.clone(), far(&[1])], &[1.0, 2.0]), None);
+        // Sizes far out move every candidate; the note names what they share.
+        let why = distrust(&m, &[far(&[0]), far(&[0, 1])], &[1.0, 2.0]).unwrap();
+        let names = m.feature_set().names();
+        assert!(why.contains(names[0]) && !why.contains(names[1]), "{why}");
+        // A saturated network is distrusted whatever its inputs.
+        assert!(distrust(&m, &[fitted.clone(), fitted], &[1.0, 1.0]).unwrap().contains("saturate"));
+    }
+
+    #[test]
     fn corpus_models_rank_the_config_space_the_anchors_and_the_original() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/blas/gemm-ikj.c");
         let a = crate::analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();

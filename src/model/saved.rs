@@ -277,7 +277,7 @@ fn members_from_bytes(meta: &ModelMeta, weights: &[Vec<u8>], names: &[String]) -
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::train::forward;
 
@@ -292,7 +292,8 @@ mod tests {
         assert_eq!(pooled.differences_from(&here), Some(Vec::new()));
     }
 
-    fn model(dir: &Path, members: usize) -> SavedModel {
+    /// An untrained model of the default set, every input's range [0, 1].
+    pub(crate) fn model(dir: &Path, members: usize) -> SavedModel {
         let cfg = TrainConfig { ensemble: members, ..TrainConfig::default() };
         let names = cfg.feature_set.names();
         let d = names.len();
