@@ -414,19 +414,20 @@ fn distrust(model: &SavedModel, rows: &[Vec<f64>], predicted: &[f64]) -> Option<
     if predicted.len() > 1 && (!lo.is_finite() || !hi.is_finite() || hi - lo <= 1e-9 * hi.abs()) {
         return Some("the model predicts the same time for every candidate (its inputs saturate)".into());
     }
-    let mut everywhere: Option<Vec<usize>> = None;
-    for r in rows {
-        let far = model.far_inputs(r);
-        everywhere = Some(match everywhere {
-            None => far,
-            Some(common) => common.into_iter().filter(|k| far.contains(k)).collect(),
-        });
-        if everywhere.as_ref().is_some_and(|c| c.is_empty()) {
-            return None;
+    // The inputs far out in every candidate; the first fitted one ends it.
+    let mut common = model.far_inputs(rows.first()?);
+    for r in &rows[1..] {
+        if common.is_empty() {
+            break;
         }
+        let far = model.far_inputs(r);
+        common.retain(|k| far.contains(k));
+    }
+    if common.is_empty() {
+        return None;
     }
     let names = model.feature_set().names();
-    let far: Vec<&str> = everywhere?.iter().map(|&k| names[k]).collect();
+    let far: Vec<&str> = common.iter().map(|&k| names[k]).collect();
     Some(format!("these sizes lie far outside the model's training range (features {})", far.join(", ")))
 }
 

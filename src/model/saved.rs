@@ -83,8 +83,9 @@ pub struct ModelMeta {
 }
 
 /// How far outside its training range an input may lie, in spans of that
-/// input's range, before a prediction that uses it counts as an
-/// extrapolation that tss does not rank.
+/// input's range, before it counts as far out. When an input is far out in
+/// every candidate (the sizes), `tss predict` does not use the model's
+/// ranking; a far-out config among fitted ones stays ranked.
 pub const FAR: f64 = 1.0;
 
 pub struct SavedModel {
