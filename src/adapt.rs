@@ -76,6 +76,9 @@ pub struct AdaptPlan {
     /// `None`: 4, which adapted better than the anchors in 20 minutes on the
     /// README's Intel machine).
     pub picks: Option<usize>,
+    /// Take the picks one of each kind of code first, as the measuring
+    /// searches do ([`collect::Guide::diverse`]).
+    pub diverse_picks: bool,
     /// Seed of the instances (a rerun with the same seed resumes).
     pub seed: u64,
     /// How the model is fitted to the rows (`None`: a correction for a
@@ -168,7 +171,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
             progress: plan.progress,
             sample: Some(per_instance),
             deadline: Some(start + plan.budget),
-            guide: (picks > 0).then(|| guide(Rc::clone(&base), picks, plan.caches)),
+            guide: (picks > 0).then(|| guide(Rc::clone(&base), picks, plan.diverse_picks, plan.caches)),
         })?
         .measured
     };
@@ -273,7 +276,7 @@ impl std::str::FromStr for Fit {
 /// Guides the sampling by `model`: each instance also times the configs it
 /// ranks best, where a fine-tuning has the most to correct, and not the
 /// anchors, which it learnt on the machine it was trained on.
-fn guide(model: Rc<SavedModel>, picks: usize, caches: Caches) -> collect::Guide {
+fn guide(model: Rc<SavedModel>, picks: usize, diverse: bool, caches: Caches) -> collect::Guide {
     let set = model.feature_set();
     let rank = move |a: &crate::Analysis, shape: &crate::features::Shape, configs: &[crate::Config]| {
         let d = a.tile_dims();
@@ -281,7 +284,7 @@ fn guide(model: Rc<SavedModel>, picks: usize, caches: Caches) -> collect::Guide 
             configs.iter().map(|c| a.kernel.vector(set, shape, Some(&c.written_out(d)), &caches)).collect();
         model.predict(&rows)
     };
-    collect::Guide { picks, rank: Rc::new(rank), vectors: set.describes_vectors() }
+    collect::Guide { picks, rank: Rc::new(rank), vectors: set.describes_vectors(), diverse }
 }
 
 /// Instances per kernel to plan for a space model: planning one costs ISL

@@ -79,6 +79,10 @@ pub struct Guide {
     /// ([`crate::features::FeatureSet::describes_vectors`]): a model that
     /// cannot would learn nothing from timing them.
     pub vectors: bool,
+    /// Take the picks in [`crate::select::search_order`] (the best
+    /// prediction of each kind of code first) rather than the plain top of
+    /// the ranking, whose near-twins tell a fit little about the kinds.
+    pub diverse: bool,
 }
 
 impl std::fmt::Debug for Guide {
@@ -227,9 +231,19 @@ fn guided_picks(
         configs.extend(space.vectored(a, vector_regs));
     }
     let score = (guide.rank)(a, shape, &configs);
-    let mut order: Vec<usize> = (0..configs.len()).collect();
-    order.sort_by(|&x, &y| score[x].total_cmp(&score[y]));
+    let order = pick_order(&configs, &score, a.tile_dims(), guide.diverse);
     Ok(order.into_iter().map(|k| Variant::Tiled(configs[k].clone())).filter(|v| !taken(v)).take(guide.picks).collect())
+}
+
+/// Indices of `configs` (of a `d`-member band) in the order a [`Guide`]
+/// takes its picks: by predicted cost `score`, or with `diverse` the best of
+/// each kind first.
+fn pick_order(configs: &[Config], score: &[f64], d: usize, diverse: bool) -> Vec<usize> {
+    if diverse {
+        crate::select::search_order(score, |k| configs[k].search_class(d))
+    } else {
+        crate::select::ranked(score)
+    }
 }
 
 /// Mixed into an instance's seed for its packed sample.
@@ -453,4 +467,19 @@ fn say(bar: &ProgressBar, msg: String) {
 /// `polybench/paper/matmul.c` -> `matmul`.
 pub fn stem(p: &Path) -> String {
     p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diverse_picks_take_one_of_each_kind_first() {
+        let configs: Vec<Config> =
+            ["64x64x64", "64x64x32", "64x64x64:4x1x1", "32x32x32"].iter().map(|t| t.parse().unwrap()).collect();
+        // Both plain cubic-ish tiles are predicted best; the register tile third.
+        let score = [1.0, 1.1, 1.5, 1.2];
+        assert_eq!(pick_order(&configs, &score, 3, false), vec![0, 1, 3, 2]);
+        assert_eq!(pick_order(&configs, &score, 3, true), vec![0, 2, 1, 3]);
+    }
 }

@@ -120,6 +120,13 @@ impl Config {
         size_at(&self.unroll, k).unwrap_or(1)
     }
 
+    /// The kind of code the config makes, for [`crate::select::search_order`]:
+    /// loop order, packing, vector width and the register tile's size
+    /// (product of the unroll factors of a `d`-member band, written out).
+    pub fn search_class(&self, d: usize) -> (bool, bool, usize, usize) {
+        (self.sink, self.pack, self.vector, (0..d).map(|m| self.unroll(m)).product())
+    }
+
     /// Whether any member is unrolled (the code then depends on the config,
     /// not only its `-DTSS_Tk` values).
     pub fn is_unrolled(&self) -> bool {

@@ -483,6 +483,12 @@ enum Command {
         /// anchors instead).
         #[arg(long, value_name = "N")]
         picks: Option<usize>,
+        /// Take those picks one of each kind of code first (loop order,
+        /// packing, vector width, register tile), as the measuring searches
+        /// do, instead of the N best, which are mostly one kind at
+        /// neighbouring sizes.
+        #[arg(long)]
+        diverse_picks: bool,
         /// Seed of the instances (rerunning with the same seed adds to the rows).
         #[arg(long, default_value_t = 1000)]
         seed: u64,
@@ -868,6 +874,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             fit,
             per_instance,
             picks,
+            diverse_picks,
             seed,
             range,
             min_work,
@@ -889,6 +896,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 budget,
                 per_instance: per_instance.map(|n| n.max(1)),
                 picks,
+                diverse_picks,
                 seed,
                 ranges,
                 caches: caches.resolve(),

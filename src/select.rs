@@ -54,7 +54,7 @@ pub fn keep_best(predicted: &[f64]) -> Vec<usize> {
 }
 
 /// Indices of `predicted`, lowest first (ties by index).
-fn ranked(predicted: &[f64]) -> Vec<usize> {
+pub fn ranked(predicted: &[f64]) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..predicted.len()).collect();
     idx.sort_by(|&a, &b| predicted[a].total_cmp(&predicted[b]).then(a.cmp(&b)));
     idx

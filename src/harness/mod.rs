@@ -93,13 +93,12 @@ impl Variant {
     }
 
     /// The kind of code a variant makes, for [`crate::select::search_order`]:
-    /// `None` for the original, else the loop order, packing, vector width
-    /// and the register tile's size (product of the unroll factors of a
-    /// `d`-member band, written out: `64x64x64:4` unrolls each member by 4).
+    /// `None` for the original, else [`crate::Config::search_class`]
+    /// (`64x64x64:4` unrolls each member by 4).
     pub fn search_class(&self, d: usize) -> Option<(bool, bool, usize, usize)> {
         match self {
             Variant::Untiled => None,
-            Variant::Tiled(c) => Some((c.sink, c.pack, c.vector, (0..d).map(|m| c.unroll(m)).product())),
+            Variant::Tiled(c) => Some(c.search_class(d)),
         }
     }
 }
