@@ -274,8 +274,9 @@ impl std::str::FromStr for Fit {
 }
 
 /// Guides the sampling by `model`: each instance also times the configs it
-/// ranks best, where a fine-tuning has the most to correct, and not the
-/// anchors, which it learnt on the machine it was trained on.
+/// ranks best (with `diverse`, the best of each kind of code first), where a
+/// fit has the most to correct, and not the anchors, which it learnt on the
+/// machine it was trained on.
 fn guide(model: Rc<SavedModel>, picks: usize, diverse: bool, caches: Caches) -> collect::Guide {
     let set = model.feature_set();
     let rank = move |a: &crate::Analysis, shape: &crate::features::Shape, configs: &[crate::Config]| {
