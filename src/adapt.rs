@@ -17,7 +17,9 @@
 //!    included) whose choices are best on held-out instances (see
 //!    [`crate::model::train::fine_tune`]), or the networks stay frozen and
 //!    a linear correction of their output is fitted in closed form (see
-//!    [`crate::model::correct`]), or both in turn.
+//!    [`crate::model::correct`]), or both in turn. Tuning can rehearse a
+//!    sample of the base model's own training rows beside the new ones
+//!    (`--rehearse`), so that it does not forget the kernels it knew.
 //! 3. Save: the built-in model's adaptation goes where
 //!    [`ModelSource::default_for`] finds it for this machine, so `tss
 //!    predict` and the build plugins use it from then on and say so;
@@ -37,7 +39,7 @@ use crate::machine::{Caches, Descriptor};
 use crate::model::correct::Correction;
 use crate::model::saved::{ModelMeta, SavedModel};
 use crate::model::source::{ModelSource, adapted_dir, provenance};
-use crate::model::train::{Progress, correction, fine_tune, samples};
+use crate::model::train::{Progress, Sample, correction, fine_tune, samples};
 use crate::{Error, dataset};
 
 /// The paper's kernels, built in: what adaptation measures.
@@ -82,8 +84,12 @@ pub struct AdaptPlan {
     /// Seed of the instances (a rerun with the same seed resumes).
     pub seed: u64,
     /// How the model is fitted to the rows (`None`: a correction for a
-    /// space model, tuning for a cubic one; see [`Fit`]).
+    /// space model, tuning for a cubic one or with `rehearse`; see [`Fit`]).
     pub fit: Option<Fit>,
+    /// Rows files (of any machine) a sample of which tuning trains on beside
+    /// this machine's rows, never validating on them: the base model's own
+    /// training rows keep it from forgetting the kernels it knew.
+    pub rehearse: Vec<PathBuf>,
     /// Where sizes are drawn from (`None`: see [`Draws::default_for`]).
     pub ranges: Option<Ranges>,
     pub caches: Caches,
@@ -105,6 +111,8 @@ pub struct AdaptReport {
     pub fit: Fit,
     /// The correction fitted, if the fit looked for one and one helped.
     pub correction: Option<Correction>,
+    /// Rows rehearsed beside this machine's, and the instances they hold.
+    pub rehearsed: (usize, usize),
     pub from: String,
     /// Saved where `tss predict` looks by default on this machine.
     pub by_default: bool,
@@ -126,7 +134,12 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     let space_model = set.describes_unrolling();
     let per_instance = plan.per_instance.unwrap_or(if space_model { 4 } else { 8 });
     let picks = if space_model { plan.picks.unwrap_or(4) } else { 0 };
-    let fit = plan.fit.unwrap_or(if space_model { Fit::Correct } else { Fit::Tune });
+    let fit = plan.fit.unwrap_or(if space_model && plan.rehearse.is_empty() { Fit::Correct } else { Fit::Tune });
+    if !plan.rehearse.is_empty() && !fit.tunes() {
+        return Err(usage("--rehearse rows are trained on: use --fit tune or both, not correct".into()));
+    }
+    // Read before measuring, so that a wrong file costs no budget.
+    let rehearsal = rehearsal_instances(&plan.rehearse, set)?;
     let space = space_model.then_some(per_instance);
     let mode = Mode::from_parallel(plan.parallel);
     // Rows of another harness version are not comparable: each has its
@@ -181,8 +194,11 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     let rows = samples(&records, set);
     let instances = rows.iter().map(|s| s.group.as_str()).collect::<std::collections::BTreeSet<_>>().len();
     let cfg = fine_tune_config(&base.meta);
+    let rehearsal = rehearsal_sample(rehearsal, REHEARSED_PER_ROW * rows.len(), plan.seed);
+    let rehearsed =
+        (rehearsal.len(), rehearsal.iter().map(|s| s.group.as_str()).collect::<std::collections::BTreeSet<_>>().len());
     let (nets, epochs) = if fit.tunes() {
-        fine_tune(base.nets(), &base.meta.normalizer, &rows, &cfg, progress).map_err(usage)?
+        fine_tune(base.nets(), &base.meta.normalizer, &rows, &rehearsal, &cfg, progress).map_err(usage)?
     } else {
         (base.nets().to_vec(), vec![0; base.members()])
     };
@@ -207,7 +223,11 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         (meta.data.cc, meta.data.cflags) = (r.meta.cc.clone(), r.meta.cflags.clone());
     }
     let from = format!("{base_source}, {}", provenance(&base));
-    meta.scores = serde_json::json!({ "adapted_from": from, "adapt_minutes": minutes, "fit": fit.to_string() });
+    let rehearse_files: Vec<String> = plan.rehearse.iter().map(|p| p.display().to_string()).collect();
+    meta.scores = serde_json::json!({
+        "adapted_from": from, "adapt_minutes": minutes, "fit": fit.to_string(),
+        "rehearse": rehearse_files, "rehearsed_rows": rehearsed.0,
+    });
     meta.correction = correction.clone();
     SavedModel::new(&dir, meta, nets).save().map_err(usage)?;
     Ok(AdaptReport {
@@ -220,9 +240,44 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         epochs,
         fit,
         correction,
+        rehearsed,
         from,
         by_default,
     })
+}
+
+/// Rehearsed rows per row of this machine's: enough that most of each
+/// epoch's steps rehearse the kernels the base model knew, few enough that
+/// an epoch stays a few seconds (the corpus model's rows are 50 000).
+const REHEARSED_PER_ROW: usize = 4;
+
+/// The rows of `files` as samples of `set`, by instance.
+fn rehearsal_instances(files: &[PathBuf], set: crate::features::FeatureSet) -> Result<Vec<Vec<Sample>>, Error> {
+    let mut by_instance: std::collections::BTreeMap<String, Vec<Sample>> = Default::default();
+    for f in files {
+        let rows = samples(&dataset::load(f).map_err(Error::Usage)?, set);
+        if rows.is_empty() {
+            return Err(Error::Usage(format!("{}: no timed rows with the model's features to rehearse", f.display())));
+        }
+        for s in rows {
+            by_instance.entry(s.group.clone()).or_default().push(s);
+        }
+    }
+    Ok(by_instance.into_values().collect())
+}
+
+/// About `want` rows of `instances`, whole ones drawn at random (seeded).
+fn rehearsal_sample(mut instances: Vec<Vec<Sample>>, want: usize, seed: u64) -> Vec<Sample> {
+    use rand::{SeedableRng, seq::SliceRandom};
+    instances.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
+    let mut out = Vec::new();
+    for rows in instances {
+        if out.len() >= want {
+            break;
+        }
+        out.extend(rows);
+    }
+    out
 }
 
 /// How `tss adapt` fits the base model to the measured rows.
@@ -390,6 +445,13 @@ impl std::fmt::Display for AdaptReport {
             self.data.display()
         )?;
         writeln!(f, "adapted ({}) from the {}", self.fit, self.from)?;
+        if self.rehearsed.0 > 0 {
+            writeln!(
+                f,
+                "rehearsed {} rows of {} instances of the --rehearse files beside them",
+                self.rehearsed.0, self.rehearsed.1
+            )?;
+        }
         writeln!(f, "{kept}")?;
         match (&self.correction, self.fit.corrects()) {
             (Some(c), _) => writeln!(
@@ -413,5 +475,42 @@ impl std::fmt::Display for AdaptReport {
         } else {
             writeln!(f, "saved {}: use it with --model {}", self.model.display(), self.model.display())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::{Appender, tests::rec};
+    use crate::features::FeatureSet;
+
+    /// Rehearsal takes whole instances until it has the rows asked for, and
+    /// names a file that has none to give.
+    #[test]
+    fn rehearsal_draws_whole_instances() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("base.csv");
+        let (mut a, _) = Appender::open(&p).unwrap();
+        for n in [10, 20, 30] {
+            for t in ["8x8x8", "16x16x16", "24x24x24", "32x32x32"] {
+                a.append(&crate::dataset::Record { sizes: format!("ni={n},nj=20"), ..rec(t) }).unwrap();
+            }
+        }
+        drop(a);
+        let set = FeatureSet::Extended;
+        let instances = rehearsal_instances(&[p], set).unwrap();
+        assert_eq!(instances.len(), 3);
+        let got = rehearsal_sample(instances.clone(), 5, 1);
+        assert_eq!(got.len(), 8, "two whole instances reach five rows");
+        let groups: std::collections::BTreeSet<_> = got.iter().map(|s| s.group.clone()).collect();
+        assert_eq!(groups.len(), 2);
+        assert!(rehearsal_sample(instances, 0, 1).is_empty());
+        assert!(rehearsal_instances(&[], set).unwrap().is_empty());
+        let empty = dir.path().join("failed.csv");
+        let (mut a, _) = Appender::open(&empty).unwrap();
+        a.append(&crate::dataset::Record { time_median: None, ..rec("8x8x8") }).unwrap();
+        drop(a);
+        let err = rehearsal_instances(&[empty], set).unwrap_err().to_string();
+        assert!(err.contains("failed.csv") && err.contains("no timed rows"), "{err}");
     }
 }

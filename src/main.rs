@@ -471,9 +471,17 @@ enum Command {
         /// correction of their output (closed form, cross-validated; none if
         /// it does not help), `tune` continues training every weight, `both`
         /// tunes and then corrects (default: `correct` for a model of the
-        /// per-dimension space, `tune` for a cubic one).
+        /// per-dimension space, `tune` for a cubic one or with `--rehearse`).
         #[arg(long, value_name = "FIT")]
         fit: Option<tss::adapt::Fit>,
+        /// Rows files to tune on beside this machine's (a sample, four
+        /// rehearsed rows per new one; never validated on), e.g. the base
+        /// model's own training rows
+        /// (`data/amd-epyc-avx2-l2-512k/harness2-constant/corpus-serial-train.csv`),
+        /// so that tuning keeps what the model knew of other kernels. Implies
+        /// `--fit tune` unless `--fit both` is given.
+        #[arg(long, value_delimiter = ',', value_name = "FILES")]
+        rehearse: Vec<PathBuf>,
         /// Candidates timed per instance, spread over the sizes (default: 8 for
         /// a cubic model, 4 for a space model).
         #[arg(long, value_name = "N")]
@@ -872,6 +880,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             out,
             data,
             fit,
+            rehearse,
             per_instance,
             picks,
             diverse_picks,
@@ -891,6 +900,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 out,
                 data,
                 fit,
+                rehearse,
                 min_work,
                 max_work,
                 budget,

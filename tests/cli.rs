@@ -102,6 +102,10 @@ fn file_problems_are_reported() {
     assert!(!ok && err.contains("is not a duration"), "{err}");
     let (ok, _, err) = tss(&["adapt", "--budget", "0", "--data", "/nonexistent/rows.csv"]);
     assert!(!ok && err.contains("/nonexistent/rows.csv: no rows to refit on"), "{err}");
+    let (ok, _, err) = tss(&["adapt", "--budget", "0", "--fit", "correct", "--rehearse", "/nonexistent/base.csv"]);
+    assert!(!ok && err.contains("--rehearse rows are trained on"), "{err}");
+    let (ok, _, err) = tss(&["adapt", "--budget", "1m", "--rehearse", "/nonexistent/base.csv"]);
+    assert!(!ok && err.contains("/nonexistent/base.csv: "), "a wrong rehearsal file costs no budget: {err}");
     let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--dropout", "1"]);
     assert!(!ok && err.contains("--dropout 1: must lie in [0, 1)"), "{err}");
     let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--hidden", "0"]);

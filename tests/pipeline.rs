@@ -435,6 +435,13 @@ fn adapt_fits_a_space_model_from_a_directory() {
         .unwrap());
     assert!(out.contains(&format!("measured 0 rows in 0.0 min; {rows} rows")), "{out}");
     assert!(out.contains("adapted (tune)"), "{out}");
+    // Rehearsing other rows beside them tunes, and says how many it took.
+    let out = ok(tss(dir.path())
+        .args(["adapt", "--budget", "0", "--model", "trained/corpus-serial", "--sizes", "runtime", "--quiet"])
+        .args(["--rehearse", "data/intel-xeon-avx512-l2-2m/harness3-constant/adapt-serial-space-picks.csv"])
+        .output()
+        .unwrap());
+    assert!(out.contains("adapted (tune)") && out.contains("instances of the --rehearse files beside them"), "{out}");
     let tiled = dir.path().join("tiled.c");
     let out = ok(tss(dir.path())
         .args(["predict", "corpus/blas/gemm-ikj.c", "--size", "NI=90,NJ=70,NK=50", "--mode", "t1", "--json"])

@@ -320,10 +320,15 @@ fn train_member(
 /// the instances and keeps the epoch, 0 included, whose choices score best
 /// on the rest. So the result moves only as far as the new rows pull it,
 /// and not at all when they do not help.
+///
+/// `rehearse` rows (e.g. some of the base model's own training rows) are
+/// trained on beside them but never validated on: they hold the networks
+/// to what they knew, which tuning on a few new kernels alone wears away.
 pub fn fine_tune(
     base: &[Mlp<Backend>],
     normalizer: &Normalizer,
     samples: &[Sample],
+    rehearse: &[Sample],
     cfg: &TrainConfig,
     progress: Progress,
 ) -> Result<(Vec<Mlp<Backend>>, Vec<usize>), String> {
@@ -332,8 +337,16 @@ pub fn fine_tune(
     }
     check_loss(cfg)?;
     let (tr, va) = split(samples, cfg);
-    let (xs, ys) = encode(samples, normalizer, cfg);
-    let data = Split::new(samples, &xs, &ys, &tr, &va);
+    // Rehearsed instances keep their own reference time even where a file of
+    // this machine repeats an instance of the new rows.
+    let all: Vec<Sample> = samples
+        .iter()
+        .cloned()
+        .chain(rehearse.iter().map(|s| Sample { group: format!("rehearsed:{}", s.group), ..s.clone() }))
+        .collect();
+    let tr: Vec<usize> = tr.into_iter().chain(samples.len()..all.len()).collect();
+    let (xs, ys) = encode(&all, normalizer, cfg);
+    let data = Split::new(&all, &xs, &ys, &tr, &va);
     let mut nets = Vec::new();
     let mut epochs = Vec::new();
     for (k, net) in base.iter().enumerate() {
