@@ -250,7 +250,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
 /// rows (about 1000) on the README's Intel, rehearsing all 41 656 rows of
 /// the corpus model's file picked better and far steadier across seeds
 /// than 4 per row (T1 1.390-1.394 against 1.376-1.450, three seeds), in
-/// about 1.5 CPU-minutes. With two hours of rows (18 000), tuning alone
+/// about 1.5 CPU-minutes. With 2.3 hours of rows (18 000), tuning alone
 /// picked better than with the whole file rehearsed (1.292 against
 /// 1.323): rehearsal is for the few minutes of rows `tss adapt` measures.
 const REHEARSED_PER_ROW: usize = 40;
