@@ -286,6 +286,27 @@ fn measure_reports_and_checks() {
 }
 
 #[test]
+fn vector_tiles_with_a_short_last_column_tile_run() {
+    // Regression: in the harness form with constant sizes, gcc 12 -O3 gave
+    // the vector tile's block loop a trip count near 2^32 when N = 67 left a
+    // last column tile of 3 under AVX-512, and the worker crashed (session
+    // 39's collection). These widths and shapes must run and match the
+    // untiled output.
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = tss(dir.path());
+    cmd.args(["measure", "corpus/blas/trmm-upper.c", "--size", "M=522,N=67", "--reps", "1", "--json"]);
+    for tile in ["32x64x32:1x4x1/v3", "32x64x32:1x4x1/v2", "32x64x32:1x4x1/v1", "8x16x16:1x2x1/v1", "64x32x32:1x4x1/v4"]
+    {
+        cmd.args(["--tile", tile]);
+    }
+    let out = ok(cmd.output().unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let res = v["results"].as_array().unwrap();
+    assert_eq!(res.len(), 5, "{out}");
+    assert!(res.iter().all(|r| r["status"] == "ok"), "{out}");
+}
+
+#[test]
 fn parallel_sweep_runs_every_candidate() {
     // Regression: unloading an OpenMP kernel used to unload libgomp under its
     // spinning threads and crash the worker at the next candidate.

@@ -195,7 +195,16 @@ impl Printer<'_> {
             Some(_) => (depth + 3, format!("for ({r} = tss_r0; {r} <= tss_rh; {r}++) {{", r = t.r)),
             None => (depth + 2, reduction.clone()),
         };
-        self.line(d, &format!("for ({j} = tss_lb; {j} {op} tss_ub - ({g} * TSS_VL - 1); {j} += {g} * TSS_VL) {{"));
+        // Counted blocks rather than `j < tss_ub - (G * TSS_VL - 1)`: from
+        // that exit test and the guard above, gcc 12 -O3 derived a trip count
+        // of 2^32 / (G * TSS_VL) for trmm at N = 67 under AVX-512 (harness
+        // form, constant sizes), and its stores ran off the array.
+        let span = if op == "<=" { "tss_ub - tss_lb + 1" } else { "tss_ub - tss_lb" };
+        self.line(d, &format!("{j} = tss_lb;"));
+        self.line(
+            d,
+            &format!("for (int tss_q = ({span}) / ({g} * TSS_VL); tss_q > 0; tss_q--, {j} += {g} * TSS_VL) {{"),
+        );
         let rows: Vec<(usize, &str)> = accs
             .iter()
             .enumerate()
