@@ -19,7 +19,8 @@
 //!    a linear correction of their output is fitted in closed form (see
 //!    [`crate::model::correct`]), or both in turn. Tuning can rehearse a
 //!    sample of the base model's own training rows beside the new ones
-//!    (`--rehearse`), so that it does not forget the kernels it knew.
+//!    (`--rehearse`, or found on disk), so that it does not forget the
+//!    kernels it knew.
 //! 3. Save: the built-in model's adaptation goes where
 //!    [`ModelSource::default_for`] finds it for this machine, so `tss
 //!    predict` and the build plugins use it from then on and say so;
@@ -39,7 +40,7 @@ use crate::machine::{Caches, Descriptor};
 use crate::model::correct::Correction;
 use crate::model::saved::{ModelMeta, SavedModel};
 use crate::model::source::{ModelSource, adapted_dir, provenance};
-use crate::model::train::{Progress, Sample, correction, fine_tune, samples};
+use crate::model::train::{Progress, Sample, correction, fine_tune, instance_count, samples};
 use crate::{Error, dataset};
 
 /// The paper's kernels, built in: what adaptation measures.
@@ -83,8 +84,9 @@ pub struct AdaptPlan {
     pub diverse_picks: bool,
     /// Seed of the instances (a rerun with the same seed resumes).
     pub seed: u64,
-    /// How the model is fitted to the rows (`None`: a correction for a
-    /// space model, tuning for a cubic one or with `rehearse`; see [`Fit`]).
+    /// How the model is fitted to the rows (`None`: tuning, except a
+    /// correction for a space model with nothing to rehearse; see [`Fit`]
+    /// and [`rehearsal_files`]).
     pub fit: Option<Fit>,
     /// Rows files (of any machine) a sample of which tuning trains on beside
     /// this machine's rows, never validating on them: the base model's own
@@ -113,6 +115,9 @@ pub struct AdaptReport {
     pub correction: Option<Correction>,
     /// Rows rehearsed beside this machine's, and the instances they hold.
     pub rehearsed: (usize, usize),
+    /// The base model's own training files, when they were what was
+    /// rehearsed (found on disk, not named with `--rehearse`).
+    pub rehearsed_own: Option<String>,
     pub from: String,
     /// Saved where `tss predict` looks by default on this machine.
     pub by_default: bool,
@@ -134,12 +139,13 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     let space_model = set.describes_unrolling();
     let per_instance = plan.per_instance.unwrap_or(if space_model { 4 } else { 8 });
     let picks = if space_model { plan.picks.unwrap_or(4) } else { 0 };
-    let fit = plan.fit.unwrap_or(if space_model && plan.rehearse.is_empty() { Fit::Correct } else { Fit::Tune });
-    if !plan.rehearse.is_empty() && !fit.tunes() {
+    let (rehearse, own_rows) = rehearsal_files(plan, &base.meta, space_model);
+    let fit = plan.fit.unwrap_or(if space_model && rehearse.is_empty() { Fit::Correct } else { Fit::Tune });
+    if !rehearse.is_empty() && !fit.tunes() {
         return Err(usage("--rehearse rows are trained on: use --fit tune or both, not correct".into()));
     }
     // Read before measuring, so that a wrong file costs no budget.
-    let rehearsal = rehearsal_instances(&plan.rehearse, set)?;
+    let rehearsal = rehearsal_instances(&rehearse, set)?;
     let space = space_model.then_some(per_instance);
     let mode = Mode::from_parallel(plan.parallel);
     // Rows of another harness version are not comparable: each has its
@@ -192,11 +198,10 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
 
     let records = dataset::load(&data).map_err(usage)?;
     let rows = samples(&records, set);
-    let instances = rows.iter().map(|s| s.group.as_str()).collect::<std::collections::BTreeSet<_>>().len();
+    let instances = instance_count(&rows);
     let cfg = fine_tune_config(&base.meta);
     let rehearsal = rehearsal_sample(rehearsal, REHEARSED_PER_ROW * rows.len(), plan.seed);
-    let rehearsed =
-        (rehearsal.len(), rehearsal.iter().map(|s| s.group.as_str()).collect::<std::collections::BTreeSet<_>>().len());
+    let rehearsed = (rehearsal.len(), instance_count(&rehearsal));
     let (nets, epochs) = if fit.tunes() {
         fine_tune(base.nets(), &base.meta.normalizer, &rows, &rehearsal, &cfg, progress).map_err(usage)?
     } else {
@@ -223,7 +228,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         (meta.data.cc, meta.data.cflags) = (r.meta.cc.clone(), r.meta.cflags.clone());
     }
     let from = format!("{base_source}, {}", provenance(&base));
-    let rehearse_files: Vec<String> = plan.rehearse.iter().map(|p| p.display().to_string()).collect();
+    let rehearse_files: Vec<String> = rehearse.iter().map(|p| p.display().to_string()).collect();
     meta.scores = serde_json::json!({
         "adapted_from": from, "adapt_minutes": minutes, "fit": fit.to_string(),
         "rehearse": rehearse_files, "rehearsed_rows": rehearsed.0,
@@ -241,6 +246,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         fit,
         correction,
         rehearsed,
+        rehearsed_own: own_rows.then(|| rehearse_files.join(", ")),
         from,
         by_default,
     })
@@ -254,6 +260,26 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
 /// picked better than with the whole file rehearsed (1.292 against
 /// 1.323): rehearsal is for the few minutes of rows `tss adapt` measures.
 const REHEARSED_PER_ROW: usize = 40;
+
+/// The rows files tuning rehearses, and whether they are the base model's
+/// own: `--rehearse`'s; else, for a space model with no `--fit` given, the
+/// files the base model was trained on when they are on disk (as in a clone
+/// of the repository, from its root). On the README's Intel machine, ten
+/// minutes of rows tuned with the corpus model's own rows rehearsed picked
+/// as well as a model trained there from scratch on 590 instances (T1
+/// 1.300-1.335, 1.326 for a fresh run, against 1.326), and the correction
+/// picked worse than not adapting at all (1.366 against 1.355).
+fn rehearsal_files(plan: &AdaptPlan, meta: &ModelMeta, space_model: bool) -> (Vec<PathBuf>, bool) {
+    if !plan.rehearse.is_empty() {
+        return (plan.rehearse.clone(), false);
+    }
+    let own: Vec<PathBuf> = meta.data.files.iter().map(PathBuf::from).collect();
+    if space_model && plan.fit.is_none() && !own.is_empty() && own.iter().all(|f| f.is_file()) {
+        (own, true)
+    } else {
+        (Vec::new(), false)
+    }
+}
 
 /// The rows of `files` as samples of `set`, by instance.
 fn rehearsal_instances(files: &[PathBuf], set: crate::features::FeatureSet) -> Result<Vec<Vec<Sample>>, Error> {
@@ -450,11 +476,11 @@ impl std::fmt::Display for AdaptReport {
         )?;
         writeln!(f, "adapted ({}) from the {}", self.fit, self.from)?;
         if self.rehearsed.0 > 0 {
-            writeln!(
-                f,
-                "rehearsed {} rows of {} instances of the --rehearse files beside them",
-                self.rehearsed.0, self.rehearsed.1
-            )?;
+            let of = match &self.rehearsed_own {
+                Some(files) => format!("the base model's training rows ({files})"),
+                None => "the --rehearse files".into(),
+            };
+            writeln!(f, "rehearsed {} rows of {} instances of {of} beside them", self.rehearsed.0, self.rehearsed.1)?;
         }
         writeln!(f, "{kept}")?;
         match (&self.correction, self.fit.corrects()) {
@@ -506,8 +532,7 @@ mod tests {
         assert_eq!(instances.len(), 3);
         let got = rehearsal_sample(instances.clone(), 5, 1);
         assert_eq!(got.len(), 8, "two whole instances reach five rows");
-        let groups: std::collections::BTreeSet<_> = got.iter().map(|s| s.group.clone()).collect();
-        assert_eq!(groups.len(), 2);
+        assert_eq!(instance_count(&got), 2);
         assert!(rehearsal_sample(instances, 0, 1).is_empty());
         assert!(rehearsal_instances(&[], set).unwrap().is_empty());
         let empty = dir.path().join("failed.csv");

@@ -470,16 +470,20 @@ enum Command {
         /// How to fit: `correct` keeps the networks and fits a linear
         /// correction of their output (closed form, cross-validated; none if
         /// it does not help), `tune` continues training every weight, `both`
-        /// tunes and then corrects (default: `correct` for a model of the
-        /// per-dimension space, `tune` for a cubic one or with `--rehearse`).
+        /// tunes and then corrects (default: `tune`; for a model of the
+        /// per-dimension space, `tune` with its own training rows rehearsed
+        /// when they are on disk, as from the root of a clone of tss, and
+        /// `correct` when they are not). Giving `--fit` turns that
+        /// rehearsal off.
         #[arg(long, value_name = "FIT")]
         fit: Option<tss::adapt::Fit>,
         /// Rows files to tune on beside this machine's (whole instances,
         /// up to 40 rehearsed rows per new one; never validated on), e.g. the base
         /// model's own training rows
         /// (`data/amd-epyc-avx2-l2-512k/harness2-constant/corpus-serial-train.csv`),
-        /// so that tuning keeps what the model knew of other kernels. Implies
-        /// `--fit tune` unless `--fit both` is given.
+        /// so that tuning keeps what the model knew of other kernels (the
+        /// default for such a model when they are on disk). Implies `--fit
+        /// tune` unless `--fit both` is given.
         #[arg(long, value_delimiter = ',', value_name = "FILES")]
         rehearse: Vec<PathBuf>,
         /// Candidates timed per instance, spread over the sizes (default: 8 for

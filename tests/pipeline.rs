@@ -435,7 +435,10 @@ fn adapt_fits_a_space_model_from_a_directory() {
         .args(["--sizes", "runtime"])
         .output()
         .unwrap());
-    assert!(out.contains("adapted (correct) from the trained/corpus-serial"), "{out}");
+    // Run from the repository's root, where the model's training rows are:
+    // they are rehearsed, and the networks tuned.
+    assert!(out.contains("adapted (tune) from the trained/corpus-serial"), "{out}");
+    assert!(out.contains("instances of the base model's training rows (data/"), "{out}");
     let machines: Vec<_> = std::fs::read_dir(dir.path().join("models")).unwrap().flatten().collect();
     assert_eq!(machines.len(), 1, "one machine's directory");
     let saved = machines[0].path().join("serial-corpus-serial");
@@ -448,14 +451,15 @@ fn adapt_fits_a_space_model_from_a_directory() {
     let rows = meta["data"]["rows"].as_u64().unwrap();
     assert!(rows >= 4, "sampled configs and the model's picks were timed: {meta}");
     assert!(out.contains(&format!("use it with --model {}", saved.display())), "{out}");
-    // A zero budget refits on the same rows without timing anything.
+    // A zero budget refits on the same rows without timing anything; a
+    // `--fit` given rehearses nothing.
     let out = ok(tss(dir.path())
-        .args(["adapt", "--budget", "0", "--model", "trained/corpus-serial", "--fit", "tune", "--sizes", "runtime"])
+        .args(["adapt", "--budget", "0", "--model", "trained/corpus-serial", "--fit", "correct", "--sizes", "runtime"])
         .arg("--quiet")
         .output()
         .unwrap());
     assert!(out.contains(&format!("measured 0 rows in 0.0 min; {rows} rows")), "{out}");
-    assert!(out.contains("adapted (tune)"), "{out}");
+    assert!(out.contains("adapted (correct)") && !out.contains("rehearsed"), "{out}");
     // Rehearsing other rows beside them tunes, and says how many it took.
     let out = ok(tss(dir.path())
         .args(["adapt", "--budget", "0", "--model", "trained/corpus-serial", "--sizes", "runtime", "--quiet"])

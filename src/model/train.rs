@@ -32,6 +32,11 @@ pub struct Sample {
     pub seconds: f64,
 }
 
+/// How many distinct instances `samples` come from.
+pub fn instance_count<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> usize {
+    samples.into_iter().map(|s| s.group.as_str()).collect::<BTreeSet<_>>().len()
+}
+
 /// The rows of `records` a model of `set` ranks ([`Record::is_candidate`])
 /// as samples.
 pub fn samples(records: &[Record], set: FeatureSet) -> Vec<Sample> {
@@ -207,7 +212,7 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
     }
     check_loss(cfg)?;
     let (tr, va) = split(samples, cfg);
-    let instances = |idx: &[usize]| idx.iter().map(|&i| samples[i].group.as_str()).collect::<BTreeSet<_>>().len();
+    let instances = |idx: &[usize]| instance_count(idx.iter().map(|&i| &samples[i]));
     let normalizer = Normalizer::fit(&tr.iter().map(|&i| samples[i].x.clone()).collect::<Vec<_>>(), cfg.log_inputs);
     let (xs, ys) = encode(samples, &normalizer, cfg);
     let data = Split::new(samples, &xs, &ys, &tr, &va);
