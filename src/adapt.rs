@@ -13,8 +13,8 @@
 //!    Rows go to a dataset file in the user's cache that belongs to this
 //!    machine, so a second run resumes and adds to it.
 //! 2. Fit ([`Fit`]): every member of the base model continues training on
-//!    these rows from its own weights and keeps the epoch (0, unchanged,
-//!    included) whose choices are best on held-out instances (see
+//!    these rows from its own weights, and all keep the epoch (0, unchanged,
+//!    included) at which their mean is best on held-out instances (see
 //!    [`crate::model::train::fine_tune`]), or the networks stay frozen and
 //!    a linear correction of their output is fitted in closed form (see
 //!    [`crate::model::correct`]), or both in turn. Tuning can rehearse a
@@ -107,9 +107,9 @@ pub struct AdaptReport {
     pub instances: usize,
     pub measured_now: usize,
     pub minutes: f64,
-    /// Per member, the epoch kept (0: the built-in weights were best, or
-    /// the fit did not tune them).
-    pub epochs: Vec<usize>,
+    /// The epoch every member kept (0: the base weights were best, or the
+    /// fit did not tune them).
+    pub epoch: usize,
     pub fit: Fit,
     /// The correction fitted, if the fit looked for one and one helped.
     pub correction: Option<Correction>,
@@ -202,10 +202,10 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     let cfg = fine_tune_config(&base.meta);
     let rehearsal = rehearsal_sample(rehearsal, REHEARSED_PER_ROW * rows.len(), plan.seed);
     let rehearsed = (rehearsal.len(), instance_count(&rehearsal));
-    let (nets, epochs) = if fit.tunes() {
+    let (nets, epoch) = if fit.tunes() {
         fine_tune(base.nets(), &base.meta.normalizer, &rows, &rehearsal, &cfg, progress).map_err(usage)?
     } else {
-        (base.nets().to_vec(), vec![0; base.members()])
+        (base.nets().to_vec(), 0)
     };
     // A correction the base carried was fitted to its networks: replaced.
     let correction = if fit.corrects() { correction(&nets, &base.meta.normalizer, &rows, &cfg) } else { None };
@@ -215,8 +215,8 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     let compiler = Compiler::from_env().map_err(usage)?;
     let mut meta = base.meta.clone();
     meta.trained = crate::model::saved::today();
-    meta.best_epoch = epochs.iter().sum::<usize>() / epochs.len().max(1);
-    meta.member_epochs = epochs.clone();
+    meta.best_epoch = epoch;
+    meta.member_epochs = vec![epoch; nets.len()];
     meta.data.files = vec![data.display().to_string()];
     meta.data.rows = rows.len();
     meta.data.instances = instances;
@@ -242,7 +242,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         instances,
         measured_now,
         minutes,
-        epochs,
+        epoch,
         fit,
         correction,
         rehearsed,
@@ -458,12 +458,12 @@ fn write_kernels(dir: &std::path::Path) -> Result<Vec<PathBuf>, Error> {
 
 impl std::fmt::Display for AdaptReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kept = match (self.fit.tunes(), self.epochs.iter().all(|&e| e == 0)) {
+        let kept = match (self.fit.tunes(), self.epoch == 0) {
             (false, _) => "networks kept as they were".to_string(),
             (true, true) => {
                 "the base weights scored best on the held-out instances, so the networks are unchanged".into()
             }
-            (true, false) => format!("epochs kept per member: {:?}", self.epochs),
+            (true, false) => format!("epoch {} kept by every member", self.epoch),
         };
         writeln!(
             f,

@@ -188,8 +188,8 @@ impl Printer<'_> {
         // Only when a whole block runs: the accumulators load and store
         // elements the tile would otherwise not touch, and the buffered
         // factors read what every copy reads at each step of the reduction.
-        let room = if op == "<=" { format!("{g} * TSS_VL - 1") } else { format!("{g} * TSS_VL") };
-        self.line(depth + 1, &format!("if ({rinit} {rop} {rub} && tss_ub - tss_lb >= {room}) {{", rop = t.rop));
+        let span = if op == "<=" { "tss_ub - tss_lb + 1" } else { "tss_ub - tss_lb" };
+        self.line(depth + 1, &format!("if ({rinit} {rop} {rub} && {span} >= {g} * TSS_VL) {{", rop = t.rop));
         let heads = self.buffered_heads(t, stmts, depth + 2);
         let (d, block_reduction) = match &heads {
             Some(_) => (depth + 3, format!("for ({r} = tss_r0; {r} <= tss_rh; {r}++) {{", r = t.r)),
@@ -199,7 +199,6 @@ impl Printer<'_> {
         // that exit test and the guard above, gcc 12 -O3 derived a trip count
         // of 2^32 / (G * TSS_VL) for trmm at N = 67 under AVX-512 (harness
         // form, constant sizes), and its stores ran off the array.
-        let span = if op == "<=" { "tss_ub - tss_lb + 1" } else { "tss_ub - tss_lb" };
         self.line(d, &format!("{j} = tss_lb;"));
         self.line(
             d,

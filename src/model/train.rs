@@ -219,7 +219,7 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
     let mut members = Vec::new();
     for k in 0..cfg.ensemble.max(1) {
         let seed = cfg.seed.wrapping_add(k as u64);
-        members.push(train_member(&data, cfg, seed, None, &mut |e, tl, vl| progress(k, e, tl, vl))?);
+        members.push(train_member(&data, cfg, seed, None, &mut |e, tl, vl| progress(k, e, tl, vl), None)?);
     }
     let nets: Vec<Mlp<Backend>> = members.iter().map(|m| m.net.clone()).collect();
     let train_loss = members.iter().map(|m| m.train_loss).sum::<f64>() / members.len() as f64;
@@ -240,13 +240,16 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
 /// Trains one network from `seed` (from `start`'s weights when given,
 /// which then competes as epoch 0), keeping the epoch that scores best on
 /// the validation instances by `cfg.stop_on` (ties: lower loss) and
-/// stopping after `cfg.patience` epochs without a better one.
+/// stopping after `cfg.patience` epochs without a better one. With a
+/// `trace`, it records every epoch there and runs all `cfg.max_epochs`, so
+/// that the ensemble can choose one epoch for all its members.
 fn train_member(
     data: &Split,
     cfg: &TrainConfig,
     seed: u64,
     start: Option<&Mlp<Backend>>,
     progress: &mut dyn FnMut(usize, f64, f64),
+    mut trace: Option<&mut Trace>,
 ) -> Result<Member, String> {
     let (xs, ys, tr, va) = (data.xs, data.ys, data.train, data.val);
     let device = Default::default();
@@ -264,17 +267,27 @@ fn train_member(
     let huber = HuberLossConfig::new(cfg.huber_delta).init();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut order = tr.to_vec();
+    let tracing = trace.is_some();
     // The kept member and its validation score (criterion, then loss).
-    let evaluate = |net: &Mlp<Backend>, train_loss: f64| {
+    let val_rows: Vec<Vec<f32>> = va.iter().map(|&i| xs[i].clone()).collect();
+    // The validation loss and score of `net`, recording it in the trace.
+    let mut evaluate = |net: &Mlp<Backend>, train_loss: f64| {
         if va.is_empty() {
+            if let Some(t) = trace.as_deref_mut() {
+                t.push((net.clone(), Vec::new()));
+            }
             return (train_loss, (train_loss, train_loss));
         }
-        let pred = forward(net, &va.iter().map(|&i| xs[i].clone()).collect::<Vec<_>>());
+        let pred = forward(net, &val_rows);
         let loss = loss_of(&pred, data, va, &data.val_groups, cfg);
-        match cfg.stop_on {
-            StopOn::Loss => (loss, (loss, 0.0)),
-            StopOn::Ranking => (loss, (data.ranking_tn(&pred), loss)),
+        let score = match cfg.stop_on {
+            StopOn::Loss => (loss, 0.0),
+            StopOn::Ranking => (data.ranking_tn(&pred), loss),
+        };
+        if let Some(t) = trace.as_deref_mut() {
+            t.push((net.clone(), pred));
         }
+        (loss, score)
     };
     let mut best: Option<(Member, (f64, f64))> = None;
     if start.is_some() {
@@ -312,7 +325,8 @@ fn train_member(
             since_best = 0;
         } else {
             since_best += 1;
-            if since_best >= cfg.patience {
+            // A traced member runs every epoch: the ensemble chooses.
+            if since_best >= cfg.patience && !tracing {
                 break;
             }
         }
@@ -321,10 +335,11 @@ fn train_member(
 }
 
 /// Continues training the members `base` (with their `normalizer` and
-/// target) on `samples`: each starts from its weights, trains on most of
-/// the instances and keeps the epoch, 0 included, whose choices score best
-/// on the rest. So the result moves only as far as the new rows pull it,
-/// and not at all when they do not help.
+/// target) on `samples`: each starts from its weights and trains on most of
+/// the instances, and all keep the one epoch, 0 included, at which their
+/// mean scores best on the rest ([`shared_epoch`]). So the result moves
+/// only as far as the new rows pull it, and not at all when they do not
+/// help. Returns the networks and that epoch.
 ///
 /// `rehearse` rows (e.g. some of the base model's own training rows) are
 /// trained on beside them but never validated on: they hold the networks
@@ -336,7 +351,7 @@ pub fn fine_tune(
     rehearse: &[Sample],
     cfg: &TrainConfig,
     progress: Progress,
-) -> Result<(Vec<Mlp<Backend>>, Vec<usize>), String> {
+) -> Result<(Vec<Mlp<Backend>>, usize), String> {
     if samples.is_empty() {
         return Err("no usable rows (status ok, tiled, with features) to adapt on".into());
     }
@@ -352,15 +367,43 @@ pub fn fine_tune(
     let tr: Vec<usize> = tr.into_iter().chain(samples.len()..all.len()).collect();
     let (xs, ys) = encode(&all, normalizer, cfg);
     let data = Split::new(&all, &xs, &ys, &tr, &va);
-    let mut nets = Vec::new();
-    let mut epochs = Vec::new();
+    let mut traces = Vec::new();
     for (k, net) in base.iter().enumerate() {
         let seed = cfg.seed.wrapping_add(k as u64);
-        let m = train_member(&data, cfg, seed, Some(net), &mut |e, tl, vl| progress(k, e, tl, vl))?;
-        nets.push(m.net);
-        epochs.push(m.best_epoch);
+        let mut trace = Trace::new();
+        train_member(&data, cfg, seed, Some(net), &mut |e, tl, vl| progress(k, e, tl, vl), Some(&mut trace))?;
+        traces.push(trace);
     }
-    Ok((nets, epochs))
+    let epoch = shared_epoch(&traces, &data, cfg);
+    Ok((traces.iter().map(|t| t[epoch].0.clone()).collect(), epoch))
+}
+
+/// Per epoch of one member, from its starting weights (epoch 0) on: its
+/// network and its predictions on the validation rows.
+type Trace = Vec<(Mlp<Backend>, Vec<f32>)>;
+
+/// The one epoch every member keeps: the one whose ensemble-mean output
+/// scores best on the validation instances by `cfg.stop_on` (ties: the
+/// earlier). The mean of the members is what picks, so it is what is
+/// scored; each member choosing alone on a few dozen instances kept
+/// epochs as far apart as 0, 14 and 150 in one fit.
+fn shared_epoch(traces: &[Trace], data: &Split, cfg: &TrainConfig) -> usize {
+    let epochs = traces.iter().map(Vec::len).min().unwrap_or(0);
+    if data.val.is_empty() {
+        // No validation rows: the last epoch.
+        return epochs.saturating_sub(1);
+    }
+    let score = |e: usize| {
+        let n = traces.len() as f32;
+        let mean: Vec<f32> =
+            (0..traces[0][e].1.len()).map(|r| traces.iter().map(|t| t[e].1[r]).sum::<f32>() / n).collect();
+        match cfg.stop_on {
+            StopOn::Loss => loss_of(&mean, data, data.val, &data.val_groups, cfg),
+            StopOn::Ranking => data.ranking_tn(&mean),
+        }
+    };
+    let scores: Vec<f64> = (0..epochs).map(score).collect();
+    (0..epochs).min_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(a.cmp(&b))).unwrap_or(0)
 }
 
 /// The linear correction of the frozen ensemble `nets` (with its
@@ -539,6 +582,29 @@ mod tests {
         // Reversed on the second instance only: it keeps 40 and 38 s over a best of 2 s.
         let half: Vec<f32> = (0..40).map(|k| if k < 20 { k as f32 } else { (40 - k) as f32 }).collect();
         assert!((split.ranking_tn(&half) - (1.5 + 19.5) / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn members_keep_the_one_epoch_where_their_mean_picks_best() {
+        // One validation instance of three configs timed 1, 2 and 3 s.
+        let val_instances = vec![vec![(0, 1.0), (1, 2.0), (2, 3.0)]];
+        let val = [0, 1, 2];
+        let split =
+            Split { xs: &[], ys: &[], train: &[], val: &val, val_instances, train_groups: vec![], val_groups: vec![] };
+        let net = Mlp::<Backend>::new(1, 2, 0.0, &Default::default());
+        let trace = |preds: [[f32; 3]; 3]| preds.iter().map(|p| (net.clone(), p.to_vec())).collect::<Trace>();
+        // Alone, member a picks the 1 s config at epoch 1 only and member b
+        // at epoch 2 only; their mean picks it from epoch 1 on.
+        let a = trace([[5.0, 0.0, 9.0], [0.0, 1.0, 9.0], [1.0, 0.0, 9.0]]);
+        let b = trace([[5.0, 0.0, 9.0], [0.5, 0.0, 9.0], [0.0, 3.0, 9.0]]);
+        let cfg = TrainConfig { stop_on: StopOn::Ranking, ..TrainConfig::default() };
+        assert_eq!(shared_epoch(&[a.clone(), b.clone()], &split, &cfg), 1);
+        // Where no epoch beats the starting weights, they stay.
+        let start_best = trace([[0.0, 1.0, 9.0], [1.0, 0.0, 9.0], [1.0, 0.0, 9.0]]);
+        assert_eq!(shared_epoch(&[start_best.clone(), start_best.clone()], &split, &cfg), 0);
+        // With nothing held out, the last epoch.
+        let blind = Split { val: &[], ..split };
+        assert_eq!(shared_epoch(&[a, b, start_best], &blind, &cfg), 2);
     }
 
     #[test]
