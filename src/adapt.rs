@@ -266,9 +266,9 @@ const REHEARSED_PER_ROW: usize = 40;
 /// files the base model was trained on when they are on disk (as in a clone
 /// of the repository, from its root). On the README's Intel machine, ten
 /// minutes of rows tuned with the corpus model's own rows rehearsed picked
-/// as well as a model trained there from scratch on 590 instances (T1
-/// 1.300-1.335, 1.326 for a fresh run, against 1.326), and the correction
-/// picked worse than not adapting at all (1.366 against 1.355).
+/// better than not adapting in six fits of six (T1 1.314-1.342 against
+/// 1.355; models trained there from scratch on 708 instances 1.263 and
+/// 1.300), and the correction picked worse than not adapting (1.366).
 fn rehearsal_files(plan: &AdaptPlan, meta: &ModelMeta, space_model: bool) -> (Vec<PathBuf>, bool) {
     if !plan.rehearse.is_empty() {
         return (plan.rehearse.clone(), false);
