@@ -1,7 +1,7 @@
 //! `tss adapt`: fits a model (the built-in one by default) to this machine
 //! in minutes.
 //!
-//! 1. Measure: instances of the kernels (the paper's six, built into the
+//! 1. Measure, for four fifths of the budget: instances of the kernels (the paper's six, built into the
 //!    binary, unless the user names others) at random sizes, drawn kernel
 //!    by kernel so that every kernel is seen early, each timing a sample of
 //!    its candidates (many instances teach more than complete rankings of a
@@ -12,10 +12,11 @@
 //!    what fine-tuning must correct, and a spread sample rarely lands there.
 //!    Rows go to a dataset file in the user's cache that belongs to this
 //!    machine, so a second run resumes and adds to it.
-//! 2. Fit ([`Fit`]): every member of the base model continues training on
-//!    these rows from its own weights, and all keep the epoch (0, unchanged,
-//!    included) at which their mean is best on held-out instances (see
-//!    [`crate::model::train::fine_tune`]), or the networks stay frozen and
+//! 2. Fit ([`Fit`]): the members of the base model continue training on
+//!    these rows from their own weights, in lockstep, and all keep the epoch
+//!    (0, unchanged, included) at which their mean is best on held-out
+//!    instances, stopping 30 epochs after it or when the budget runs out (see
+//!    [`crate::model::train::fine_tune`]); or the networks stay frozen and
 //!    a linear correction of their output is fitted in closed form (see
 //!    [`crate::model::correct`]), or both in turn. Tuning can rehearse a
 //!    sample of the base model's own training rows beside the new ones
@@ -40,7 +41,7 @@ use crate::machine::{Caches, Descriptor};
 use crate::model::correct::Correction;
 use crate::model::saved::{ModelMeta, SavedModel};
 use crate::model::source::{ModelSource, adapted_dir, provenance};
-use crate::model::train::{Progress, Sample, correction, fine_tune, instance_count, samples};
+use crate::model::train::{Progress, Sample, Tuned, correction, fine_tune, instance_count, samples};
 use crate::{Error, dataset};
 
 /// The paper's kernels, built in: what adaptation measures.
@@ -69,7 +70,9 @@ pub struct AdaptPlan {
     /// (`None`: see [`Draws::default_for`]).
     pub min_work: Option<f64>,
     pub max_work: Option<f64>,
-    /// Measuring stops at the first instance that would start after it.
+    /// The whole command's wall time: measuring stops at the first instance
+    /// that would start after [`measuring_share`] of it, and tuning stops at
+    /// its end (zero: measure nothing, refit without a deadline).
     pub budget: Duration,
     /// Candidates timed per instance, spread over the space (`None`: 8 for
     /// a cubic model, 4 for a space model).
@@ -106,10 +109,15 @@ pub struct AdaptReport {
     pub rows: usize,
     pub instances: usize,
     pub measured_now: usize,
+    /// Minutes spent measuring, and in all (measuring, fitting, saving).
     pub minutes: f64,
+    pub total_minutes: f64,
     /// The epoch every member kept (0: the base weights were best, or the
     /// fit did not tune them).
     pub epoch: usize,
+    /// Epochs tuned, and whether the budget's end stopped them.
+    pub epochs_run: usize,
+    pub hit_deadline: bool,
     pub fit: Fit,
     /// The correction fitted, if the fit looked for one and one helped.
     pub correction: Option<Correction>,
@@ -125,6 +133,8 @@ pub struct AdaptReport {
 
 /// Measures, fine-tunes and saves; see the module documentation.
 pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error> {
+    // The budget counts from here: loading and planning spend it too.
+    let start = Instant::now();
     let usage = Error::Usage;
     let cache = Compiler::cache_dir().ok_or_else(|| usage("no cache directory: set TSS_CACHE or HOME".into()))?;
     let base_source = match &plan.base {
@@ -159,7 +169,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         None => write_kernels(&cache.join("adapt").join("kernels"))?,
     };
     let draws = Draws::default_for(space.is_some());
-    let start = Instant::now();
+    let measuring = plan.budget.mul_f64(measuring_share(fit));
     // A zero budget refits on the rows already there: no plan to build.
     if plan.budget.is_zero() && !data.exists() {
         return Err(usage(format!("{}: no rows to refit on; give a budget to measure some", data.display())));
@@ -169,11 +179,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     } else {
         collect::collect(&Plan {
             kernels: kernels.clone(),
-            instances: if space.is_some() {
-                space_instances(&data, plan.seed, plan.budget, kernels.len())
-            } else {
-                1000
-            },
+            instances: if space.is_some() { space_instances(&data, plan.seed, measuring, kernels.len()) } else { 1000 },
             seed: plan.seed,
             // The share of skinny instances follows the base model's rows.
             ranges: plan.ranges.clone().map_or(draws.ranges.clone(), |r| Ranges { skinny: draws.ranges.skinny, ..r }),
@@ -189,7 +195,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
             out: data.clone(),
             progress: plan.progress,
             sample: Some(per_instance),
-            deadline: Some(start + plan.budget),
+            deadline: Some(start + measuring),
             guide: (picks > 0).then(|| guide(Rc::clone(&base), picks, plan.diverse_picks, plan.caches)),
         })?
         .measured
@@ -202,11 +208,16 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     let cfg = fine_tune_config(&base.meta);
     let rehearsal = rehearsal_sample(rehearsal, REHEARSED_PER_ROW * rows.len(), plan.seed);
     let rehearsed = (rehearsal.len(), instance_count(&rehearsal));
-    let (nets, epoch) = if fit.tunes() {
-        fine_tune(base.nets(), &base.meta.normalizer, &rows, &rehearsal, &cfg, progress).map_err(usage)?
+    let deadline = (!plan.budget.is_zero()).then(|| start + plan.budget);
+    let tuned = if fit.tunes() {
+        fit_bar(plan.progress, deadline, &cfg, progress, |p| {
+            fine_tune(base.nets(), &base.meta.normalizer, &rows, &rehearsal, &cfg, deadline, p)
+        })
+        .map_err(usage)?
     } else {
-        (base.nets().to_vec(), 0)
+        Tuned { nets: base.nets().to_vec(), epoch: 0, ran: 0, hit_deadline: false }
     };
+    let Tuned { nets, epoch, ran: epochs_run, hit_deadline } = tuned;
     // A correction the base carried was fitted to its networks: replaced.
     let correction = if fit.corrects() { correction(&nets, &base.meta.normalizer, &rows, &cfg) } else { None };
 
@@ -242,7 +253,10 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         instances,
         measured_now,
         minutes,
+        total_minutes: start.elapsed().as_secs_f64() / 60.0,
         epoch,
+        epochs_run,
+        hit_deadline,
         fit,
         correction,
         rehearsed,
@@ -441,6 +455,44 @@ fn fine_tune_config(meta: &ModelMeta) -> crate::model::TrainConfig {
     cfg
 }
 
+/// The share of the budget spent measuring; tuning gets the rest. Rows and
+/// rehearsed rows both grow with the measuring time, and so does an
+/// epoch's cost, so one share fits every budget: on the README's Intel
+/// machine, eight minutes of rows tune at about 2 s per epoch of three
+/// members, and the kept epoch came between 0 and 60 in every fit, so two
+/// minutes reach it and the patience after it. A correction is fitted in
+/// seconds.
+fn measuring_share(fit: Fit) -> f64 {
+    if fit.tunes() { 0.8 } else { 0.95 }
+}
+
+/// Runs `tune` with a progress bar of its epochs, which ends by `deadline`.
+fn fit_bar<T>(
+    show: bool,
+    deadline: Option<Instant>,
+    cfg: &crate::model::TrainConfig,
+    progress: Progress,
+    tune: impl FnOnce(Progress) -> T,
+) -> T {
+    use indicatif::{ProgressBar, ProgressStyle};
+    let bar = if show { ProgressBar::new(cfg.max_epochs as u64) } else { ProgressBar::hidden() };
+    let by = deadline.map_or(String::new(), |d| {
+        format!(", within {:.0} s", d.saturating_duration_since(Instant::now()).as_secs_f64())
+    });
+    let template = format!(
+        "{{elapsed_precise}} [{{bar:30}}] tuning: epoch {{pos}} of at most {{len}} (stops {} epochs after the best{by}) {{msg}}",
+        cfg.patience
+    );
+    bar.set_style(ProgressStyle::with_template(&template).expect("valid template").progress_chars("=> "));
+    let out = tune(&mut |k, e, tl, vl| {
+        bar.set_position(e as u64);
+        bar.set_message(format!("validation loss {vl:.4}"));
+        progress(k, e, tl, vl);
+    });
+    bar.finish_and_clear();
+    out
+}
+
 /// Writes the built-in kernels under `dir` (collection reads files).
 fn write_kernels(dir: &std::path::Path) -> Result<Vec<PathBuf>, Error> {
     std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.into(), source })?;
@@ -465,6 +517,11 @@ impl std::fmt::Display for AdaptReport {
             }
             (true, false) => format!("epoch {} kept by every member", self.epoch),
         };
+        let ran = match (self.fit.tunes(), self.hit_deadline) {
+            (false, _) => String::new(),
+            (true, false) => format!(" ({} epochs tuned)", self.epochs_run),
+            (true, true) => format!(" ({} epochs tuned before the budget ran out)", self.epochs_run),
+        };
         writeln!(
             f,
             "measured {} rows in {:.1} min; {} rows of {} instances in {}",
@@ -482,7 +539,7 @@ impl std::fmt::Display for AdaptReport {
             };
             writeln!(f, "rehearsed {} rows of {} instances of {of} beside them", self.rehearsed.0, self.rehearsed.1)?;
         }
-        writeln!(f, "{kept}")?;
+        writeln!(f, "{kept}{ran}; {:.1} min in all", self.total_minutes)?;
         match (&self.correction, self.fit.corrects()) {
             (Some(c), _) => writeln!(
                 f,

@@ -443,8 +443,10 @@ enum Command {
     /// it up on this machine; a `--model DIR` base is saved beside it under
     /// its name (printed), to pass with `--model`.
     Adapt {
-        /// How long to measure (`10m`, `90s`, `1h`; a bare number is minutes;
-        /// 0 measures nothing and refits on the rows already collected).
+        /// How long the whole adaptation may take (`10m`, `90s`, `1h`; a bare
+        /// number is minutes): four fifths measuring, the rest tuning, which
+        /// stops at the end; 0 measures nothing and refits on the rows
+        /// already collected, without a time limit.
         #[arg(long, default_value = "10m", value_parser = duration)]
         budget: Duration,
         /// Adapt the parallel model (OpenMP, one thread per core).

@@ -219,7 +219,7 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
     let mut members = Vec::new();
     for k in 0..cfg.ensemble.max(1) {
         let seed = cfg.seed.wrapping_add(k as u64);
-        members.push(train_member(&data, cfg, seed, None, &mut |e, tl, vl| progress(k, e, tl, vl), None)?);
+        members.push(train_member(&data, cfg, seed, &mut |e, tl, vl| progress(k, e, tl, vl))?);
     }
     let nets: Vec<Mlp<Backend>> = members.iter().map(|m| m.net.clone()).collect();
     let train_loss = members.iter().map(|m| m.train_loss).sum::<f64>() / members.len() as f64;
@@ -237,96 +237,105 @@ pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Resul
     })
 }
 
-/// Trains one network from `seed` (from `start`'s weights when given,
-/// which then competes as epoch 0), keeping the epoch that scores best on
-/// the validation instances by `cfg.stop_on` (ties: lower loss) and
-/// stopping after `cfg.patience` epochs without a better one. With a
-/// `trace`, it records every epoch there and runs all `cfg.max_epochs`, so
-/// that the ensemble can choose one epoch for all its members.
-fn train_member(
-    data: &Split,
-    cfg: &TrainConfig,
-    seed: u64,
-    start: Option<&Mlp<Backend>>,
-    progress: &mut dyn FnMut(usize, f64, f64),
-    mut trace: Option<&mut Trace>,
-) -> Result<Member, String> {
-    let (xs, ys, tr, va) = (data.xs, data.ys, data.train, data.val);
-    let device = Default::default();
-    TrainBackend::seed(&device, seed);
-    let mut model: Mlp<TrainBackend> = match start {
-        Some(net) => to_autodiff(net, Mlp::new(xs[0].len(), cfg.hidden, cfg.dropout, &device), &device)?,
-        None => Mlp::new(xs[0].len(), cfg.hidden, cfg.dropout, &device),
-    };
-    let decay = (cfg.weight_decay > 0.0).then(|| WeightDecayConfig::new(cfg.weight_decay as f32));
-    let mut optim = RmsPropConfig::new()
-        .with_alpha(0.9)
-        .with_momentum(0.0)
-        .with_weight_decay(decay)
-        .init::<TrainBackend, Mlp<TrainBackend>>();
-    let huber = HuberLossConfig::new(cfg.huber_delta).init();
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut order = tr.to_vec();
-    let tracing = trace.is_some();
-    // The kept member and its validation score (criterion, then loss).
-    let val_rows: Vec<Vec<f32>> = va.iter().map(|&i| xs[i].clone()).collect();
-    // The validation loss and score of `net`, recording it in the trace.
-    let mut evaluate = |net: &Mlp<Backend>, train_loss: f64| {
-        if va.is_empty() {
-            if let Some(t) = trace.as_deref_mut() {
-                t.push((net.clone(), Vec::new()));
-            }
-            return (train_loss, (train_loss, train_loss));
-        }
-        let pred = forward(net, &val_rows);
-        let loss = loss_of(&pred, data, va, &data.val_groups, cfg);
-        let score = match cfg.stop_on {
-            StopOn::Loss => (loss, 0.0),
-            StopOn::Ranking => (data.ranking_tn(&pred), loss),
+/// The optimiser every network trains with.
+type Optim = burn::optim::adaptor::OptimizerAdaptor<burn::optim::RmsProp, Mlp<TrainBackend>, TrainBackend>;
+
+/// One network in training: its weights, optimiser state and batch order.
+struct Learner {
+    /// Taken for the length of each optimiser step, which consumes it.
+    model: Option<Mlp<TrainBackend>>,
+    optim: Optim,
+    huber: burn::nn::loss::HuberLoss,
+    rng: StdRng,
+    order: Vec<usize>,
+    device: burn::tensor::Device<TrainBackend>,
+}
+
+impl Learner {
+    /// A network seeded with `seed` (dropout, initial weights unless
+    /// `start` gives them, batch order) for `data`'s training rows.
+    fn new(data: &Split, cfg: &TrainConfig, seed: u64, start: Option<&Mlp<Backend>>) -> Result<Learner, String> {
+        let device = Default::default();
+        TrainBackend::seed(&device, seed);
+        let shell = Mlp::new(data.xs[0].len(), cfg.hidden, cfg.dropout, &device);
+        let model = match start {
+            Some(net) => to_autodiff(net, shell, &device)?,
+            None => shell,
         };
-        if let Some(t) = trace.as_deref_mut() {
-            t.push((net.clone(), pred));
-        }
-        (loss, score)
-    };
-    let mut best: Option<(Member, (f64, f64))> = None;
-    if start.is_some() {
-        let net = model.valid();
-        let train_loss = loss_on(std::slice::from_ref(&net), data, tr, &data.train_groups, cfg);
-        let (_, score) = evaluate(&net, train_loss);
-        best = Some((Member { net, best_epoch: 0, train_loss }, score));
+        let decay = (cfg.weight_decay > 0.0).then(|| WeightDecayConfig::new(cfg.weight_decay as f32));
+        let optim = RmsPropConfig::new().with_alpha(0.9).with_momentum(0.0).with_weight_decay(decay).init();
+        Ok(Learner {
+            model: Some(model),
+            optim,
+            huber: HuberLossConfig::new(cfg.huber_delta).init(),
+            rng: StdRng::seed_from_u64(seed),
+            order: data.train.to_vec(),
+            device,
+        })
     }
-    let mut since_best = 0;
-    for epoch in 1..=cfg.max_epochs {
+
+    /// One pass over the training rows (or pairs) in shuffled mini-batches;
+    /// returns the mean training loss.
+    fn epoch(&mut self, data: &Split, cfg: &TrainConfig) -> f64 {
         let batches: Vec<Batch> = match cfg.loss {
             Loss::Huber => {
-                order.shuffle(&mut rng);
-                order.chunks(cfg.batch_size.max(1)).map(|b| Batch::Rows(b.to_vec())).collect()
+                self.order.shuffle(&mut self.rng);
+                self.order.chunks(cfg.batch_size.max(1)).map(|b| Batch::Rows(b.to_vec())).collect()
             }
-            Loss::Pairwise => sample_pairs(&data.train_groups, ys, &mut rng)
+            Loss::Pairwise => sample_pairs(&data.train_groups, data.ys, &mut self.rng)
                 .chunks(cfg.batch_size.max(1))
                 .map(|b| Batch::Pairs(b.to_vec()))
                 .collect(),
         };
+        let mut model = self.model.take().expect("a learner holds its model between steps");
         let (mut total, mut count) = (0.0, 0);
         for batch in &batches {
-            let (loss, n) = batch_loss(&model, &huber, xs, ys, batch, &device);
+            let (loss, n) = batch_loss(&model, &self.huber, data.xs, data.ys, batch, &self.device);
             total += scalar(loss.clone()) * n as f64;
             count += n;
             let grads = GradientsParams::from_grads(loss.backward(), &model);
-            model = optim.step(cfg.learning_rate, model, grads);
+            model = self.optim.step(cfg.learning_rate, model, grads);
         }
-        let train_loss = total / count.max(1) as f64;
-        let net = model.valid();
-        let (val_loss, score) = evaluate(&net, train_loss);
+        self.model = Some(model);
+        total / count.max(1) as f64
+    }
+
+    /// The network as it stands, for inference.
+    fn net(&self) -> Mlp<Backend> {
+        self.model.as_ref().expect("a learner holds its model between steps").valid()
+    }
+}
+
+/// Trains one network from `seed`, keeping the epoch that scores best on
+/// the validation instances by `cfg.stop_on` (ties: lower loss) and
+/// stopping after `cfg.patience` epochs without a better one.
+fn train_member(
+    data: &Split,
+    cfg: &TrainConfig,
+    seed: u64,
+    progress: &mut dyn FnMut(usize, f64, f64),
+) -> Result<Member, String> {
+    let mut learner = Learner::new(data, cfg, seed, None)?;
+    let val_rows: Vec<Vec<f32>> = data.val.iter().map(|&i| data.xs[i].clone()).collect();
+    let mut best: Option<(Member, (f64, f64))> = None;
+    let mut since_best = 0;
+    for epoch in 1..=cfg.max_epochs {
+        let train_loss = learner.epoch(data, cfg);
+        let net = learner.net();
+        let (val_loss, score) = if data.val.is_empty() {
+            (train_loss, (train_loss, train_loss))
+        } else {
+            let pred = forward(&net, &val_rows);
+            let loss = loss_of(&pred, data, data.val, &data.val_groups, cfg);
+            (loss, if cfg.stop_on == StopOn::Loss { (loss, 0.0) } else { (data.ranking_tn(&pred), loss) })
+        };
         progress(epoch, train_loss, val_loss);
         if best.as_ref().is_none_or(|b| score < b.1) {
             best = Some((Member { net, best_epoch: epoch, train_loss }, score));
             since_best = 0;
         } else {
             since_best += 1;
-            // A traced member runs every epoch: the ensemble chooses.
-            if since_best >= cfg.patience && !tracing {
+            if since_best >= cfg.patience {
                 break;
             }
         }
@@ -334,12 +343,24 @@ fn train_member(
     best.map(|b| b.0).ok_or_else(|| "training ran no epoch (max_epochs = 0)".into())
 }
 
+/// What [`fine_tune`] kept.
+pub struct Tuned {
+    pub nets: Vec<Mlp<Backend>>,
+    /// The epoch every member kept (0: the base weights).
+    pub epoch: usize,
+    /// Epochs trained before stopping.
+    pub ran: usize,
+    /// Whether the deadline, not patience or `max_epochs`, stopped it.
+    pub hit_deadline: bool,
+}
+
 /// Continues training the members `base` (with their `normalizer` and
 /// target) on `samples`: each starts from its weights and trains on most of
-/// the instances, and all keep the one epoch, 0 included, at which their
-/// mean scores best on the rest ([`shared_epoch`]). So the result moves
-/// only as far as the new rows pull it, and not at all when they do not
-/// help. Returns the networks and that epoch.
+/// the instances. They train in lockstep, and all keep the one epoch, 0
+/// included, at which their mean scores best on the rest ([`Keeper`]),
+/// stopping after `cfg.patience` epochs without a better one or at
+/// `deadline`. So the result moves only as far as the new rows pull it,
+/// and not at all when they do not help.
 ///
 /// `rehearse` rows (e.g. some of the base model's own training rows) are
 /// trained on beside them but never validated on: they hold the networks
@@ -350,8 +371,9 @@ pub fn fine_tune(
     samples: &[Sample],
     rehearse: &[Sample],
     cfg: &TrainConfig,
+    deadline: Option<std::time::Instant>,
     progress: Progress,
-) -> Result<(Vec<Mlp<Backend>>, usize), String> {
+) -> Result<Tuned, String> {
     if samples.is_empty() {
         return Err("no usable rows (status ok, tiled, with features) to adapt on".into());
     }
@@ -367,43 +389,95 @@ pub fn fine_tune(
     let tr: Vec<usize> = tr.into_iter().chain(samples.len()..all.len()).collect();
     let (xs, ys) = encode(&all, normalizer, cfg);
     let data = Split::new(&all, &xs, &ys, &tr, &va);
-    let mut traces = Vec::new();
-    for (k, net) in base.iter().enumerate() {
-        let seed = cfg.seed.wrapping_add(k as u64);
-        let mut trace = Trace::new();
-        train_member(&data, cfg, seed, Some(net), &mut |e, tl, vl| progress(k, e, tl, vl), Some(&mut trace))?;
-        traces.push(trace);
+    let seeds: Vec<u64> = (0..base.len()).map(|k| cfg.seed.wrapping_add(k as u64)).collect();
+    let mut learners = base
+        .iter()
+        .zip(&seeds)
+        .map(|(net, &seed)| Learner::new(&data, cfg, seed, Some(net)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let val_rows: Vec<Vec<f32>> = va.iter().map(|&i| xs[i].clone()).collect();
+    let predict = |nets: &[Mlp<Backend>]| nets.iter().map(|n| forward(n, &val_rows)).collect::<Vec<_>>();
+    let score = |preds: &[Vec<f32>]| (!va.is_empty()).then(|| ensemble_score(preds, &data, cfg));
+    let mut keeper = Keeper::new(cfg.patience);
+    keeper.offer(0, score(&predict(base)));
+    let mut kept = base.to_vec();
+    let (mut ran, mut hit_deadline) = (0, false);
+    for epoch in 1..=cfg.max_epochs {
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            hit_deadline = true;
+            break;
+        }
+        let mut nets = Vec::with_capacity(learners.len());
+        let mut train_losses = Vec::with_capacity(learners.len());
+        for (learner, seed) in learners.iter_mut().zip(&seeds) {
+            // Each member's dropout stream depends on its seed and the epoch
+            // only, not on the members trained before it.
+            TrainBackend::seed(&learner.device, seed ^ ((epoch as u64) << 32));
+            train_losses.push(learner.epoch(&data, cfg));
+            nets.push(learner.net());
+        }
+        let preds = predict(&nets);
+        for (k, (tl, pred)) in train_losses.iter().zip(&preds).enumerate() {
+            let vl = if va.is_empty() { *tl } else { loss_of(pred, &data, &va, &data.val_groups, cfg) };
+            progress(k, epoch, *tl, vl);
+        }
+        ran = epoch;
+        if keeper.offer(epoch, score(&preds)) {
+            kept = nets;
+        }
+        if keeper.exhausted() {
+            break;
+        }
     }
-    let epoch = shared_epoch(&traces, &data, cfg);
-    Ok((traces.iter().map(|t| t[epoch].0.clone()).collect(), epoch))
+    Ok(Tuned { nets: kept, epoch: keeper.epoch, ran, hit_deadline })
 }
 
-/// Per epoch of one member, from its starting weights (epoch 0) on: its
-/// network and its predictions on the validation rows.
-type Trace = Vec<(Mlp<Backend>, Vec<f32>)>;
-
-/// The one epoch every member keeps: the one whose ensemble-mean output
-/// scores best on the validation instances by `cfg.stop_on` (ties: the
-/// earlier). The mean of the members is what picks, so it is what is
-/// scored; each member choosing alone on a few dozen instances kept
-/// epochs as far apart as 0, 14 and 150 in one fit.
-fn shared_epoch(traces: &[Trace], data: &Split, cfg: &TrainConfig) -> usize {
-    let epochs = traces.iter().map(Vec::len).min().unwrap_or(0);
-    if data.val.is_empty() {
-        // No validation rows: the last epoch.
-        return epochs.saturating_sub(1);
+/// The score of the members' mean output on the validation instances by
+/// `cfg.stop_on` (lower is better). The mean is what picks, so it is what
+/// is scored: each member choosing its own epoch on a few dozen instances
+/// kept epochs as far apart as 0, 14 and 150 in one fit.
+fn ensemble_score(preds: &[Vec<f32>], data: &Split, cfg: &TrainConfig) -> f64 {
+    let n = preds.len().max(1) as f32;
+    let mean: Vec<f32> = (0..preds[0].len()).map(|r| preds.iter().map(|p| p[r]).sum::<f32>() / n).collect();
+    match cfg.stop_on {
+        StopOn::Loss => loss_of(&mean, data, data.val, &data.val_groups, cfg),
+        StopOn::Ranking => data.ranking_tn(&mean),
     }
-    let score = |e: usize| {
-        let n = traces.len() as f32;
-        let mean: Vec<f32> =
-            (0..traces[0][e].1.len()).map(|r| traces.iter().map(|t| t[e].1[r]).sum::<f32>() / n).collect();
-        match cfg.stop_on {
-            StopOn::Loss => loss_of(&mean, data, data.val, &data.val_groups, cfg),
-            StopOn::Ranking => data.ranking_tn(&mean),
+}
+
+/// Chooses, as epochs come in, the one epoch the members keep: the first
+/// with the lowest score, or with no score (nothing held out) the latest.
+/// Exhausted after `patience` scored epochs without a better one.
+struct Keeper {
+    epoch: usize,
+    best: Option<f64>,
+    since: usize,
+    patience: usize,
+}
+
+impl Keeper {
+    fn new(patience: usize) -> Keeper {
+        Keeper { epoch: 0, best: None, since: 0, patience }
+    }
+
+    /// Whether `epoch`, scoring `score`, is now the one kept.
+    fn offer(&mut self, epoch: usize, score: Option<f64>) -> bool {
+        let better = match (score, self.best) {
+            (None, _) => true,
+            (Some(s), None) => !s.is_nan(),
+            (Some(s), Some(b)) => s < b,
+        };
+        if better {
+            (self.epoch, self.best, self.since) = (epoch, score, 0);
+        } else {
+            self.since += 1;
         }
-    };
-    let scores: Vec<f64> = (0..epochs).map(score).collect();
-    (0..epochs).min_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(a.cmp(&b))).unwrap_or(0)
+        better
+    }
+
+    fn exhausted(&self) -> bool {
+        self.since >= self.patience.max(1)
+    }
 }
 
 /// The linear correction of the frozen ensemble `nets` (with its
@@ -591,20 +665,60 @@ mod tests {
         let val = [0, 1, 2];
         let split =
             Split { xs: &[], ys: &[], train: &[], val: &val, val_instances, train_groups: vec![], val_groups: vec![] };
-        let net = Mlp::<Backend>::new(1, 2, 0.0, &Default::default());
-        let trace = |preds: [[f32; 3]; 3]| preds.iter().map(|p| (net.clone(), p.to_vec())).collect::<Trace>();
-        // Alone, member a picks the 1 s config at epoch 1 only and member b
-        // at epoch 2 only; their mean picks it from epoch 1 on.
-        let a = trace([[5.0, 0.0, 9.0], [0.0, 1.0, 9.0], [1.0, 0.0, 9.0]]);
-        let b = trace([[5.0, 0.0, 9.0], [0.5, 0.0, 9.0], [0.0, 3.0, 9.0]]);
         let cfg = TrainConfig { stop_on: StopOn::Ranking, ..TrainConfig::default() };
-        assert_eq!(shared_epoch(&[a.clone(), b.clone()], &split, &cfg), 1);
+        // The epoch kept from the members' predictions, epoch by epoch.
+        let kept = |a: &[[f32; 3]], b: &[[f32; 3]], patience: usize| {
+            let mut keeper = Keeper::new(patience);
+            for (e, (pa, pb)) in a.iter().zip(b).enumerate() {
+                keeper.offer(e, Some(ensemble_score(&[pa.to_vec(), pb.to_vec()], &split, &cfg)));
+                if keeper.exhausted() {
+                    return (keeper.epoch, e);
+                }
+            }
+            (keeper.epoch, a.len() - 1)
+        };
+        // Alone, member a picks the 1 s config at epoch 1 only and member b
+        // at epoch 2 only; their mean picks it from epoch 1 on, and the
+        // first such epoch is kept.
+        let a = [[5.0, 0.0, 9.0], [0.0, 1.0, 9.0], [1.0, 0.0, 9.0], [1.0, 0.0, 9.0]];
+        let b = [[5.0, 0.0, 9.0], [0.5, 0.0, 9.0], [0.0, 3.0, 9.0], [0.0, 3.0, 9.0]];
+        assert_eq!(kept(&a, &b, 10), (1, 3));
+        // Patience 2: stopped at epoch 3, two epochs after the best.
+        assert_eq!(kept(&a, &b, 2), (1, 3));
+        assert_eq!(kept(&a, &b, 1), (1, 2));
         // Where no epoch beats the starting weights, they stay.
-        let start_best = trace([[0.0, 1.0, 9.0], [1.0, 0.0, 9.0], [1.0, 0.0, 9.0]]);
-        assert_eq!(shared_epoch(&[start_best.clone(), start_best.clone()], &split, &cfg), 0);
-        // With nothing held out, the last epoch.
-        let blind = Split { val: &[], ..split };
-        assert_eq!(shared_epoch(&[a, b, start_best], &blind, &cfg), 2);
+        let start_best = [[0.0, 1.0, 9.0], [1.0, 0.0, 9.0], [1.0, 0.0, 9.0]];
+        assert_eq!(kept(&start_best, &start_best, 10).0, 0);
+        // With nothing held out, the latest epoch, and patience never runs out.
+        let mut blind = Keeper::new(1);
+        for e in 0..5 {
+            assert!(blind.offer(e, None) && !blind.exhausted());
+        }
+        assert_eq!(blind.epoch, 4);
+    }
+
+    #[test]
+    fn fine_tuning_stops_at_the_deadline_or_after_patience() {
+        // 20 instances of 6 configs: time = size * (1 + (c - 0.5)^2).
+        let samples: Vec<Sample> = (0..120)
+            .map(|i| {
+                let (size, c) = (1.0 + (i / 6) as f64, (i % 6) as f64 / 5.0);
+                Sample { group: format!("i{}", i / 6), x: vec![size, c], seconds: size * (1.0 + (c - 0.5).powi(2)) }
+            })
+            .collect();
+        let cfg = TrainConfig { target: Target::Relative, max_epochs: 40, patience: 3, ..TrainConfig::default() };
+        let base = train(&samples, &TrainConfig { max_epochs: 2, ..cfg.clone() }, &mut |_, _, _, _| {}).unwrap();
+        let tune =
+            |deadline| fine_tune(&base.nets, &base.normalizer, &samples, &[], &cfg, deadline, &mut |_, _, _, _| {});
+        // A deadline already past: no epoch trained, the base weights kept.
+        let t = tune(Some(std::time::Instant::now())).unwrap();
+        assert_eq!((t.ran, t.epoch, t.hit_deadline), (0, 0, true));
+        let same = forward_mean(&t.nets, &[vec![0.5, 0.5]]) == forward_mean(&base.nets, &[vec![0.5, 0.5]]);
+        assert!(same, "the base networks are returned unchanged");
+        // None: it trains until three epochs pass without a better one.
+        let t = tune(None).unwrap();
+        assert!(!t.hit_deadline && t.ran >= 1, "ran {}", t.ran);
+        assert!(t.ran == cfg.max_epochs || t.ran == t.epoch + cfg.patience, "ran {}, kept {}", t.ran, t.epoch);
     }
 
     #[test]
