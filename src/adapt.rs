@@ -204,6 +204,18 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
 
     let records = dataset::load(&data).map_err(usage)?;
     let rows = samples(&records, set);
+    if rows.is_empty() {
+        let why = if measured_now == 0 && !plan.budget.is_zero() {
+            format!(
+                "the {} s budget ended before the first instance was timed (loading and planning count too); \
+                 give a longer --budget",
+                plan.budget.as_secs_f64()
+            )
+        } else {
+            "none was timed correctly with the model's features".to_string()
+        };
+        return Err(usage(format!("{}: no rows to fit on: {why}", data.display())));
+    }
     let instances = instance_count(&rows);
     let cfg = fine_tune_config(&base.meta);
     let rehearsal = rehearsal_sample(rehearsal, REHEARSED_PER_ROW * rows.len(), plan.seed);

@@ -106,6 +106,16 @@ fn file_problems_are_reported() {
     assert!(!ok && err.contains("--rehearse rows are trained on"), "{err}");
     let (ok, _, err) = tss(&["adapt", "--budget", "1m", "--rehearse", "/nonexistent/base.csv"]);
     assert!(!ok && err.contains("/nonexistent/base.csv: "), "a wrong rehearsal file costs no budget: {err}");
+    // A budget spent before anything was timed fails, naming the rows file,
+    // rather than saving the base model as if adapted.
+    let dir = tempfile::tempdir().unwrap();
+    let (rows, out) = (dir.path().join("rows.csv"), dir.path().join("model"));
+    let (ok, _, err) = tss(&["adapt", "--budget", "0.001s", "--kernels", "polybench/paper/matmul.c", "--quiet"]
+        .into_iter()
+        .chain(["--data", rows.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .collect::<Vec<_>>());
+    assert!(!ok && err.contains("rows.csv: no rows to fit on: the 0.001 s budget ended"), "{err}");
+    assert!(!out.exists(), "nothing saved");
     let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--dropout", "1"]);
     assert!(!ok && err.contains("--dropout 1: must lie in [0, 1)"), "{err}");
     let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--hidden", "0"]);
