@@ -1199,7 +1199,8 @@ fn train(
     Ok(())
 }
 
-/// Files as given; directories expand to their `.c` files, sorted.
+/// Files as given; directories expand to their `.c` files, sorted, but not
+/// to the `.tiled.c` files `tss tile` writes beside its input.
 fn kernel_files(items: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     for p in items {
@@ -1208,6 +1209,8 @@ fn kernel_files(items: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
             let mut v: Vec<PathBuf> = rd
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.extension().is_some_and(|e| e == "c"))
+                // tss's own output beside its input (`tss tile dir/k.c`) is no kernel.
+                .filter(|f| f.file_name().is_none_or(|n| !n.to_string_lossy().ends_with(".tiled.c")))
                 .collect();
             v.sort();
             out.extend(v);

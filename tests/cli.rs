@@ -107,10 +107,16 @@ fn file_problems_are_reported() {
     let (ok, _, err) = tss(&["adapt", "--budget", "1m", "--rehearse", "/nonexistent/base.csv"]);
     assert!(!ok && err.contains("/nonexistent/base.csv: "), "a wrong rehearsal file costs no budget: {err}");
     // A budget spent before anything was timed fails, naming the rows file,
-    // rather than saving the base model as if adapted.
+    // rather than saving the base model as if adapted; a kernel directory
+    // holding `tss tile`'s output beside the kernel expands to the kernel
+    // alone (the tiled file would fail: it has no SCoP).
     let dir = tempfile::tempdir().unwrap();
+    let kernel = dir.path().join("matmul.c");
+    std::fs::copy("polybench/paper/matmul.c", &kernel).unwrap();
+    let (ok, _, err) = tss(&["tile", kernel.to_str().unwrap()]);
+    assert!(ok && dir.path().join("matmul.tiled.c").exists(), "{err}");
     let (rows, out) = (dir.path().join("rows.csv"), dir.path().join("model"));
-    let (ok, _, err) = tss(&["adapt", "--budget", "0.001s", "--kernels", "polybench/paper/matmul.c", "--quiet"]
+    let (ok, _, err) = tss(&["adapt", "--budget", "0.001s", "--kernels", dir.path().to_str().unwrap(), "--quiet"]
         .into_iter()
         .chain(["--data", rows.to_str().unwrap(), "--out", out.to_str().unwrap()])
         .collect::<Vec<_>>());
