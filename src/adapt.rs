@@ -179,7 +179,8 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     } else {
         collect::collect(&Plan {
             kernels: kernels.clone(),
-            instances: if space.is_some() { space_instances(&data, plan.seed, measuring, kernels.len()) } else { 1000 },
+            // Each is planned when reached ([`collect::collect`]): plenty for any budget.
+            instances: 1000,
             seed: plan.seed,
             // The share of skinny instances follows the base model's rows.
             ranges: plan.ranges.clone().map_or(draws.ranges.clone(), |r| Ranges { skinny: draws.ranges.skinny, ..r }),
@@ -397,23 +398,6 @@ fn guide(model: Rc<SavedModel>, picks: usize, diverse: bool, caches: Caches) -> 
         model.predict(&rows)
     };
     collect::Guide { picks, rank: Rc::new(rank), vectors: set.describes_vectors(), diverse }
-}
-
-/// Instances per kernel to plan for a space model: planning one costs ISL
-/// work out of the budget (about 0.1 s), so plan past the instances earlier
-/// runs of this seed measured only what the budget can reach at a few
-/// seconds per instance, and one more.
-fn space_instances(data: &std::path::Path, seed: u64, budget: Duration, kernels: usize) -> usize {
-    const SECONDS_PER_INSTANCE: f64 = 4.0;
-    let prefix = format!("{seed}:");
-    let done = dataset::load(data)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|r| r.instance.strip_prefix(&prefix)?.parse::<usize>().ok())
-        .max()
-        .map_or(0, |k| k + 1);
-    let reach = budget.as_secs_f64() / (SECONDS_PER_INSTANCE * kernels.max(1) as f64);
-    (done + reach.ceil() as usize + 1).min(1000)
 }
 
 /// How instances are drawn unless the user says otherwise: where the base

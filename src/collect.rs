@@ -304,42 +304,60 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         .collect();
 
     let mode = plan.mode.to_string();
-    let mut work = Vec::new();
-    let mut skipped = 0;
-    for k in 0..plan.instances {
-        for (ki, a) in analyses.iter().enumerate() {
-            let name = stem(&a.file);
-            let sizes = draw_sizes(a, &ranges[ki], plan.seed, k, (plan.min_work, plan.max_work))?;
-            let ps = a.extents(&sizes)?;
-            let mut all = vec![Variant::Untiled];
-            let draw_seed = plan.seed ^ ((k as u64) << 20) ^ (ki as u64);
-            if let Some(n) = plan.space {
-                let regs = here.vector_registers();
-                all.extend(space_variants(a, &sizes, &plan.caches, n, regs, draw_seed, plan.guide.is_none())?);
-                if plan.guide.as_ref().is_some_and(|g| !g.vectors) {
-                    all.retain(|v| !matches!(v, Variant::Tiled(c) if c.vector > 0));
-                }
-            } else {
-                let mut tiled = variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64));
-                if let Some(n) = plan.sample {
-                    tiled = crate::space::spread(&tiled, n, draw_seed);
-                }
-                tiled.extend(register_variants(a, &ps, &plan.caches, plan.registers, here.vector_registers()));
-                all.extend(tiled);
+    // One instance of one kernel: its sizes and the variants not yet in the
+    // file (`None`: all are), and how many are. Planning costs ISL work:
+    // about 55 ms for an instance of the corpus space, 1 ms for a cubic one.
+    let plan_one = |k: usize, ki: usize| -> Result<(Option<Work>, usize), Error> {
+        let a = &analyses[ki];
+        let name = stem(&a.file);
+        let sizes = draw_sizes(a, &ranges[ki], plan.seed, k, (plan.min_work, plan.max_work))?;
+        let ps = a.extents(&sizes)?;
+        let mut all = vec![Variant::Untiled];
+        let draw_seed = plan.seed ^ ((k as u64) << 20) ^ (ki as u64);
+        if let Some(n) = plan.space {
+            let regs = here.vector_registers();
+            all.extend(space_variants(a, &sizes, &plan.caches, n, regs, draw_seed, plan.guide.is_none())?);
+            if plan.guide.as_ref().is_some_and(|g| !g.vectors) {
+                all.retain(|v| !matches!(v, Variant::Tiled(c) if c.vector > 0));
             }
-            let key = |v: &Variant| (name.clone(), mode.clone(), sizes.to_string(), v.to_string());
-            let n_all = all.len();
-            let todo: Vec<Variant> = all.into_iter().filter(|v| !done.contains(&key(v))).collect();
-            skipped += n_all - todo.len();
-            if todo.is_empty() {
-                continue;
+        } else {
+            let mut tiled = variants(a, &ps, &plan.caches, plan.non_cubic, plan.seed.wrapping_add(k as u64));
+            if let Some(n) = plan.sample {
+                tiled = crate::space::spread(&tiled, n, draw_seed);
             }
-            let reference = refs.get(&(name.clone(), mode.clone(), sizes.to_string())).copied();
-            work.push(Work { kernel: ki, instance: format!("{}:{k}", plan.seed), sizes, ps, todo, reference });
+            tiled.extend(register_variants(a, &ps, &plan.caches, plan.registers, here.vector_registers()));
+            all.extend(tiled);
         }
-    }
-
-    let total: usize = work.iter().map(|w| w.todo.len()).sum();
+        let key = |v: &Variant| (name.clone(), mode.clone(), sizes.to_string(), v.to_string());
+        let n_all = all.len();
+        let todo: Vec<Variant> = all.into_iter().filter(|v| !done.contains(&key(v))).collect();
+        let skipped = n_all - todo.len();
+        if todo.is_empty() {
+            return Ok((None, skipped));
+        }
+        let reference = refs.get(&(name.clone(), mode.clone(), sizes.to_string())).copied();
+        Ok((Some(Work { kernel: ki, instance: format!("{}:{k}", plan.seed), sizes, ps, todo, reference }), skipped))
+    };
+    let pairs = (0..plan.instances).flat_map(|k| (0..analyses.len()).map(move |ki| (k, ki)));
+    // Under a deadline each instance is planned when it is reached: a budget
+    // reaches a fraction of the instances planned for it, and planning them
+    // all first took 20 of `tss adapt`'s first 40 s on the corpus. The first
+    // instance of each kernel is drawn first all the same, so that sizes
+    // out of range fail before anything is timed.
+    type Planned = Result<(Option<Work>, usize), Error>;
+    let (mut work, total, instances): (Box<dyn Iterator<Item = Planned>>, usize, usize) = if plan.deadline.is_some() {
+        if plan.instances > 0 {
+            for (ki, a) in analyses.iter().enumerate() {
+                draw_sizes(a, &ranges[ki], plan.seed, 0, (plan.min_work, plan.max_work))?;
+            }
+        }
+        (Box::new(pairs.map(|(k, ki)| plan_one(k, ki))), 0, 0)
+    } else {
+        let all: Vec<(Option<Work>, usize)> = pairs.map(|(k, ki)| plan_one(k, ki)).collect::<Result<_, _>>()?;
+        let total = all.iter().filter_map(|(w, _)| w.as_ref()).map(|w| w.todo.len()).sum();
+        let instances = all.iter().filter(|(w, _)| w.is_some()).count();
+        (Box::new(all.into_iter().map(Ok)), total, instances)
+    };
     // With a deadline the bar counts seconds of the budget, not rows.
     let budget = plan.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs().max(1));
     let bar = if plan.progress { ProgressBar::new(budget.unwrap_or(total as u64)) } else { ProgressBar::hidden() };
@@ -349,7 +367,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         "{elapsed_precise} [{bar:30}] {pos}/{len} rows, ETA {eta} {msg}"
     };
     bar.set_style(ProgressStyle::with_template(template).expect("valid template").progress_chars("=> "));
-    let mut summary = Summary { skipped, ..Summary::default() };
+    let mut summary = Summary::default();
     let start = Instant::now();
     let sessions: Vec<Session> = analyses
         .iter()
@@ -357,11 +375,17 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         .collect::<Result<_, _>>()
         .map_err(usage)?;
     let mut rows_done = 0usize;
-    for (wi, w) in work.iter().enumerate() {
+    let mut wi = 0;
+    loop {
         if plan.deadline.is_some_and(|d| Instant::now() >= d) {
             summary.stopped = true;
             break;
         }
+        let Some(next) = work.next() else { break };
+        let (w, skipped) = next?;
+        summary.skipped += skipped;
+        let Some(w) = w else { continue };
+        wi += 1;
         let a = &analyses[w.kernel];
         let name = stem(&a.file);
         bar.set_message(format!("{name} {}", w.sizes));
@@ -443,11 +467,10 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
             };
             let (of, rows) = match plan.deadline {
                 Some(_) => (String::new(), format!("{rows_done} rows")),
-                None => (format!("/{}", work.len()), format!("{rows_done}/{total} rows")),
+                None => (format!("/{instances}"), format!("{rows_done}/{total} rows")),
             };
             eprintln!(
-                "tss: [{}{of}] {name} {} done; {rows}, {:.0} min elapsed, {:.0} min left",
-                wi + 1,
+                "tss: [{wi}{of}] {name} {} done; {rows}, {:.0} min elapsed, {:.0} min left",
                 w.sizes,
                 elapsed / 60.0,
                 eta / 60.0
