@@ -291,11 +291,12 @@ const REHEARSED_PER_ROW: usize = 40;
 /// The rows files tuning rehearses, and whether they are the base model's
 /// own: `--rehearse`'s; else, for a space model with no `--fit` given, the
 /// files the base model was trained on when they are on disk (as in a clone
-/// of the repository, from its root). On the README's Intel machine, ten
-/// minutes of rows tuned with the corpus model's own rows rehearsed picked
-/// better than not adapting in six fits of six (T1 1.314-1.342 against
-/// 1.355; models trained there from scratch on 708 instances 1.263 and
-/// 1.300), and the correction picked worse than not adapting (1.366).
+/// of the repository, from its root). On the README's Intel machine,
+/// ten-minute budgets tuned with the corpus model's own rows rehearsed
+/// picked better than not adapting in six fits of six, if barely in some
+/// (T1 1.308-1.353 against 1.355; models trained there from scratch on 708
+/// instances 1.245-1.300), and the correction picked worse than not
+/// adapting (1.366).
 fn rehearsal_files(plan: &AdaptPlan, meta: &ModelMeta, space_model: bool) -> (Vec<PathBuf>, bool) {
     if !plan.rehearse.is_empty() {
         return (plan.rehearse.clone(), false);

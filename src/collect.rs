@@ -305,7 +305,8 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
 
     let mode = plan.mode.to_string();
     // One instance of one kernel: its sizes and the variants not yet in the
-    // file (`None`: all are), and how many are. Planning costs ISL work:
+    // file (`None`: all are), and how many of its variants the file already
+    // holds (skipped). Planning costs ISL work:
     // about 55 ms for an instance of the corpus space, 1 ms for a cubic one.
     let plan_one = |k: usize, ki: usize| -> Result<(Option<Work>, usize), Error> {
         let a = &analyses[ki];
