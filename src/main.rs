@@ -444,8 +444,9 @@ enum Command {
     /// its name (printed), to pass with `--model`.
     Adapt {
         /// How long the whole adaptation may take (`10m`, `90s`, `1h`; a bare
-        /// number is minutes): four fifths measuring and the rest tuning,
-        /// which stops at the end (19/20 measuring for `--fit correct`); 0
+        /// number is minutes): most of it measuring (7/10 for a model of the
+        /// space, 4/5 for the built-in one, 19/20 for `--fit correct`) and
+        /// the rest tuning, which stops at the end; 0
         /// measures nothing and refits on the rows already collected,
         /// without a time limit.
         #[arg(long, default_value = "10m", value_parser = duration)]

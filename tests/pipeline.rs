@@ -439,6 +439,11 @@ fn adapt_fits_a_space_model_from_a_directory() {
     // they are rehearsed, and the networks tuned.
     assert!(out.contains("adapted (tune) from the trained/corpus-serial"), "{out}");
     assert!(out.contains("instances of the base model's training rows (data/"), "{out}");
+    // Nothing is held out for a model of the space: the last epoch is kept.
+    let kept = out.split("epoch ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse::<u32>().ok());
+    let tuned =
+        out.split(" epochs tuned").next().and_then(|s| s.rsplit('(').next()).and_then(|n| n.parse::<u32>().ok());
+    assert!(kept.is_some() && kept == tuned, "the last epoch kept: {out}");
     let machines: Vec<_> = std::fs::read_dir(dir.path().join("models")).unwrap().flatten().collect();
     assert_eq!(machines.len(), 1, "one machine's directory");
     let saved = machines[0].path().join("serial-corpus-serial");
