@@ -472,8 +472,9 @@ fn fine_tune_config(meta: &ModelMeta) -> crate::model::TrainConfig {
 /// rehearsed rows both grow with the measuring time, and so does an
 /// epoch's cost, so one share fits every budget. A model of the space
 /// wants its 150 epochs (see [`fine_tune_config`]): on the README's Intel
-/// machine an epoch of three members on seven minutes of rows takes about
-/// 1.2 s, so three minutes tune about 150. Six stored runs cut to the rows
+/// machine an epoch of three members on seven minutes of rows takes 1.2 to
+/// 1.5 s, so three minutes tune 120 to 150 (two fresh ten-minute runs: 119
+/// and 123, T1 1.300 and 1.321). Six stored runs cut to the rows
 /// their first seven minutes measured and tuned 150 epochs picked as well
 /// as eight minutes tuned 150 (T1 geometric mean 1.308 both) and better
 /// than eight tuned 80 (1.317). A model of cubic tiles is tuned in a
