@@ -224,7 +224,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         return Err(usage(format!("{}: no rows to fit on: {why}", data.display())));
     }
     let instances = instance_count(&rows);
-    let cfg = fine_tune_config(&base.meta);
+    let cfg = fine_tune_config(&base.meta, space_model);
     let rehearsal = rehearsal_sample(rehearsal, REHEARSED_PER_ROW * rows.len(), plan.seed);
     let rehearsed = (rehearsal.len(), instance_count(&rehearsal));
     let deadline = (!plan.budget.is_zero()).then(|| start + plan.budget);
@@ -457,12 +457,12 @@ fn out_dir(plan: &AdaptPlan) -> Option<PathBuf> {
 /// 1.308) against 1.308-1.353 (1.332) with the quarter held out; 40 and 80
 /// epochs gave 1.345 and 1.317, so the epochs count. A model of cubic tiles
 /// still holds a quarter out: nothing measured says it gains.
-fn fine_tune_config(meta: &ModelMeta) -> crate::model::TrainConfig {
+fn fine_tune_config(meta: &ModelMeta, space_model: bool) -> crate::model::TrainConfig {
     let mut cfg = meta.config.clone();
     cfg.batch_size = 32;
     cfg.max_epochs = 150;
     cfg.patience = cfg.max_epochs;
-    cfg.validation = if meta.config.feature_set.describes_unrolling() { 0.0 } else { 0.25 };
+    cfg.validation = if space_model { 0.0 } else { 0.25 };
     // A few kernels: holding whole ones out would leave too few to train on.
     cfg.val_by = crate::model::ValBy::Instance;
     cfg
