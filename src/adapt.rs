@@ -225,7 +225,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     }
     let instances = instance_count(&rows);
     let cfg = fine_tune_config(&base.meta, space_model);
-    let rehearsal = rehearsal_sample(rehearsal, REHEARSED_PER_ROW * rows.len(), plan.seed);
+    let rehearsal = rehearsal_sample(rehearsal, rehearsed_rows(rows.len()), plan.seed);
     let rehearsed = (rehearsal.len(), instance_count(&rehearsal));
     let deadline = (!plan.budget.is_zero()).then(|| start + plan.budget);
     let tuned = if fit.tunes() {
@@ -294,6 +294,21 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
 /// picked better than with the whole file rehearsed (1.292 against
 /// 1.323): rehearsal is for the few minutes of rows `tss adapt` measures.
 const REHEARSED_PER_ROW: usize = 40;
+
+/// Rehearsed rows at the least, whatever was measured (all of the base
+/// model's rows when it has fewer). A short budget measures too few rows
+/// for 40 per row to hold the base model in place: on the README's Intel,
+/// six runs cut to what 2.5 minutes measure (121-289 rows) and tuned 150
+/// epochs picked better than not adapting in two of six with 40 per row
+/// (T1 1.381 geometric mean, against 1.355), and in six of six with 160
+/// per row (1.321; about this floor).
+const REHEARSED_AT_LEAST: usize = 24_000;
+
+/// How many of the base model's rows tuning on `rows` of this machine's
+/// rehearses: [`REHEARSED_PER_ROW`] each, and [`REHEARSED_AT_LEAST`].
+fn rehearsed_rows(rows: usize) -> usize {
+    (REHEARSED_PER_ROW * rows).max(REHEARSED_AT_LEAST)
+}
 
 /// The rows files tuning rehearses, and whether they are the base model's
 /// own: `--rehearse`'s; else, for a space model with no `--fit` given, the
@@ -617,5 +632,12 @@ mod tests {
         drop(a);
         let err = rehearsal_instances(&[empty], set).unwrap_err().to_string();
         assert!(err.contains("failed.csv") && err.contains("no timed rows"), "{err}");
+    }
+
+    #[test]
+    fn a_few_rows_still_rehearse_the_floor() {
+        assert_eq!(rehearsed_rows(0), REHEARSED_AT_LEAST);
+        assert_eq!(rehearsed_rows(150), REHEARSED_AT_LEAST, "2.5 minutes of rows: the floor, not 6000");
+        assert_eq!(rehearsed_rows(1000), 40_000, "ten minutes of rows: 40 per row");
     }
 }

@@ -482,7 +482,8 @@ enum Command {
         #[arg(long, value_name = "FIT")]
         fit: Option<tss::adapt::Fit>,
         /// Rows files to tune on beside this machine's (whole instances,
-        /// up to 40 rehearsed rows per new one; never validated on), e.g. the base
+        /// 40 rehearsed rows per new one and at least 24 000, as far as
+        /// the files hold them; never validated on), e.g. the base
         /// model's own training rows
         /// (`data/amd-epyc-avx2-l2-512k/harness2-constant/corpus-serial-train.csv`),
         /// so that tuning keeps what the model knew of other kernels (the
