@@ -286,7 +286,8 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     })
 }
 
-/// Rehearsed rows per row of this machine's, at most. With ten minutes of
+/// Rehearsed rows per row of this machine's, once past
+/// [`REHEARSED_AT_LEAST`] (a few rows rehearse more each). With ten minutes of
 /// rows (about 1000) on the README's Intel, rehearsing all 41 656 rows of
 /// the corpus model's file picked better and far steadier across seeds
 /// than 4 per row (T1 1.390-1.394 against 1.376-1.450, three seeds), in
