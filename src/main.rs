@@ -1175,7 +1175,7 @@ fn train(
         r.val_instances
     );
     for (m, s) in &r.validation {
-        eprintln!("tss: validation {m}: TN {:.3}", s.tn);
+        eprintln!("tss: validation {m}: TN {:.3} (geometric mean {:.3})", s.tn, s.tn_geo);
     }
     if !gate.kernels.is_empty() {
         let rows = dataset::load_all(data).map_err(Error::Usage)?;

@@ -127,6 +127,7 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
     let table =
         ok(tss(&cache).args(["eval", "--data", part.to_str().unwrap()]).arg("--model").arg(&model).output().unwrap());
     assert!(table.contains("| **mean** | T1 |") && table.contains("tile 32"), "{table}");
+    assert!(table.contains("TN (geometric mean)") && table.contains("mean / geometric mean"), "{table}");
 
     assert!(model.join("weights-2.bin").exists() && !model.join("weights-3.bin").exists());
 
