@@ -90,8 +90,8 @@ pub struct Summary {
     /// Arithmetic mean of TN, the paper's.
     pub tn: f64,
     /// Geometric mean of TN, what the README and the issues' targets quote:
-    /// a pick 4x too slow and one 4x too fast would cancel, so a few very
-    /// slow picks do not outweigh many good ones.
+    /// it averages log ratios, so one pick 6x too slow does not outweigh
+    /// many picks near the best as it does in the arithmetic mean.
     pub tn_geo: f64,
     pub speedup: Option<f64>,
     pub map: Option<f64>,
