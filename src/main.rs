@@ -88,6 +88,11 @@ enum Command {
         /// must not change). Used by `tss fuzz`.
         #[arg(long, hide = true)]
         reverse_marked: bool,
+        /// Testing aid: tile loops step their origins by T (`i_t += TSS_T1`)
+        /// instead of counting tile indices (`tss_i_t++`, `i_t = TSS_T1 *
+        /// tss_i_t`). The same iterations; used to time the difference.
+        #[arg(long, hide = true)]
+        origin_loops: bool,
     },
     /// Differential testing of `tss tile`: random affine programs and mutants
     /// of the kernels in `--kernels`, each tiled (serial, --parallel under 2
@@ -648,7 +653,19 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Tile { file, tile, unroll, no_sink, pack, vector, parallel, output, explain, reverse_marked } => {
+        Command::Tile {
+            file,
+            tile,
+            unroll,
+            no_sink,
+            pack,
+            vector,
+            parallel,
+            output,
+            explain,
+            reverse_marked,
+            origin_loops,
+        } => {
             let config = Config {
                 tiles: parse_sizes(&tile)?,
                 unroll: parse_unroll(&unroll)?,
@@ -656,7 +673,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 pack,
                 vector: vector.into(),
             };
-            let opts = TileOptions { config, parallel, reverse_marked };
+            let opts = TileOptions { config, parallel, reverse_marked, origin_loops };
             let src = std::fs::read_to_string(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
             let (code, reports) = tss::tile_source(&file, &src, &opts)?;
             if explain {

@@ -136,12 +136,19 @@ fn loop_order(code: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Pluto's structure for matmul: three tile loops outside, point loops i, k, j.
+/// Pluto's structure for matmul: three tile loops outside, counting tile
+/// indices and setting their origins first, point loops i, k, j.
 #[test]
 fn matmul_has_plutos_structure() {
     let k = root().join("polybench/paper/matmul.c");
     let (code, reports) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
-    assert_eq!(loop_order(&code), ["i_t", "j_t", "k_t", "i", "k", "j"]);
+    assert_eq!(loop_order(&code), ["tss_i_t", "tss_j_t", "tss_k_t", "i", "k", "j"]);
+    for (k, v) in ["i_t", "j_t", "k_t"].iter().enumerate() {
+        let header = format!("for (tss_{v} = 0; tss_{v} <= tss_floord(");
+        let at = code.find(&header).unwrap_or_else(|| panic!("no index loop over {v}:\n{code}"));
+        let first = code[at..].lines().nth(1).unwrap().trim();
+        assert_eq!(first, format!("{v} = TSS_T{} * tss_{v};", k + 1), "{code}");
+    }
     let band = &reports[0].bands[0];
     assert!(band.tiled && band.permutable);
     assert!(code.contains("#pragma GCC ivdep\n") && code.contains("C[i][j] += A[i][k] * B[k][j];"));
@@ -151,10 +158,12 @@ fn matmul_has_plutos_structure() {
 /// origin (so that constant sizes give the innermost loop a constant trip
 /// count); the others keep ISL's bound. Exactness at odd sizes and tiles is
 /// `check_kernel`'s.
+/// (With tile loops over indices, the default, every bound is the last tile.)
 #[test]
 fn the_vector_members_tile_loop_stops_at_its_last_origin() {
     let k = root().join("polybench/paper/matmul.c");
-    let (code, _) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
+    let opts = TileOptions { origin_loops: true, ..TileOptions::default() };
+    let (code, _) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &opts).unwrap();
     let header = |v: &str| code.lines().find(|l| l.trim().starts_with(&format!("for ({v} ="))).unwrap().to_string();
     assert!(header("j_t").contains("j_t <= TSS_T2 * tss_floord("), "{}", header("j_t"));
     for v in ["i_t", "k_t"] {

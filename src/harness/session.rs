@@ -84,7 +84,7 @@ impl<'a> Session<'a> {
             Variant::Untiled => self.untiled.clone(),
             Variant::Tiled(c) if c.needs_own_code() => {
                 let opts =
-                    crate::TileOptions { config: c.clone(), parallel: self.mode.is_parallel(), reverse_marked: false };
+                    crate::TileOptions { config: c.clone(), parallel: self.mode.is_parallel(), ..Default::default() };
                 crate::tile_scop(&self.analysis.scop, &opts)
                     .map_err(|e| format!("{}: {c}: {e}", self.analysis.file.display()))?
                     .0
