@@ -20,7 +20,7 @@ seconds). Every variant is that file built differently:
                tile without unrolling (when polycc is on PATH); `--no-ivdep`
                adds tss there without its `#pragma GCC ivdep`, and
                `--equal-only` times nothing else (more reps in the same time);
-               `--origin-loops` adds tss there with `tss tile --origin-loops`
+               `--index-loops` adds tss there with `tss tile --index-loops`
 
 Variants run round-robin, pinned to one core, `--reps` times each; the table
 prints the median GF/s and ratios against the untiled code, Polly and
@@ -222,7 +222,7 @@ def cubic(tile):
 
 def equal_tiles(gf, tiles, variant=""):
     """Pluto's time / tss's time at each tile both ran without unrolling (>= 1: tss as fast);
-    `variant` names a tss variant's suffix (` origin-loops`)."""
+    `variant` names a tss variant's suffix (` index-loops`)."""
     out = []
     for t in tiles:
         p, s = gf.get(f"pluto {t} no-uj"), gf.get(f"tss {t}{variant}")
@@ -270,8 +270,8 @@ def bench_kernel(name, args, work, have_blas):
         variants += [tss_variant(args.tss, src, t, work) for t in tiles if t not in configs]
         if args.no_ivdep:
             variants += [without_ivdep(tss_variant(args.tss, src, t, work), work) for t in tiles]
-        if args.origin_loops:
-            variants += [tss_variant(args.tss, src, t, work, ["--origin-loops"]) for t in tiles]
+        if args.index_loops:
+            variants += [tss_variant(args.tss, src, t, work, ["--index-loops"]) for t in tiles]
         variants += pluto_variants(src, work, tiles)
 
     small = {k: SMALL[k] for k in sizes}
@@ -326,8 +326,8 @@ def main():
                     help="time only the untiled code, and tss and Pluto at `--pluto-tiles` (more reps for the same time)")
     ap.add_argument("--no-ivdep", action="store_true",
                     help="also time tss at `--pluto-tiles` without its `#pragma GCC ivdep` lines")
-    ap.add_argument("--origin-loops", action="store_true",
-                    help="also time tss at `--pluto-tiles` with tile loops that step origins (`tss tile --origin-loops`, the form before 2026-11-27)")
+    ap.add_argument("--index-loops", action="store_true",
+                    help="also time tss at `--pluto-tiles` with tile loops over tile indices (`tss tile --index-loops`)")
     ap.add_argument("--cc", default="gcc", help="compiler of the untiled and tss variants (e.g. clang-19)")
     ap.add_argument("--cpu", type=int, default=max(0, (os.cpu_count() or 1) - 1), help="core to pin runs to")
     ap.add_argument("--tss", default=str(ROOT / "target" / "release" / "tss"), help="tss binary")
@@ -371,12 +371,12 @@ def main():
             for n, _, gf, fastest in summary:
                 r, f = dict(equal_tiles(gf, tiles)), dict(equal_tiles(fastest, tiles))
                 print(f"| {n} | " + " | ".join(f"{r[t]:.2f} ({f[t]:.2f})" if t in r else "-" for t in tiles) + " |")
-        if args.origin_loops:
-            print("\n## the same with `tss tile --origin-loops`: Pluto's time / tss's time, medians (fastest runs)\n")
+        if args.index_loops:
+            print("\n## the same with `tss tile --index-loops`: Pluto's time / tss's time, medians (fastest runs)\n")
             print("| kernel | " + " | ".join(tiles) + " |")
             print("|---|" + "---|" * len(tiles))
             for n, _, gf, fastest in summary:
-                r, f = (dict(equal_tiles(g, tiles, " origin-loops")) for g in (gf, fastest))
+                r, f = (dict(equal_tiles(g, tiles, " index-loops")) for g in (gf, fastest))
                 print(f"| {n} | " + " | ".join(f"{r[t]:.2f} ({f[t]:.2f})" if t in r else "-" for t in tiles) + " |")
         if args.no_ivdep:
             print("\n## what `#pragma GCC ivdep` is worth: tss's time without it / with it (> 1: it helps)\n")

@@ -88,11 +88,13 @@ enum Command {
         /// must not change). Used by `tss fuzz`.
         #[arg(long, hide = true)]
         reverse_marked: bool,
-        /// Testing aid: tile loops step their origins by T (`i_t += TSS_T1`)
-        /// instead of counting tile indices (`tss_i_t++`, `i_t = TSS_T1 *
-        /// tss_i_t`). The same iterations; used to time the difference.
-        #[arg(long, hide = true)]
-        origin_loops: bool,
+        /// Tile loops count tile indices (`tss_i_t++`, then `i_t = TSS_T1 *
+        /// tss_i_t`), as Pluto's do, instead of stepping origins (`i_t +=
+        /// TSS_T1`). The same iterations in another shape, which gcc compiles
+        /// differently: faster on some kernels, slower on others (README,
+        /// "Parametric tiling").
+        #[arg(long)]
+        index_loops: bool,
     },
     /// Differential testing of `tss tile`: random affine programs and mutants
     /// of the kernels in `--kernels`, each tiled (serial, --parallel under 2
@@ -664,7 +666,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             output,
             explain,
             reverse_marked,
-            origin_loops,
+            index_loops,
         } => {
             let config = Config {
                 tiles: parse_sizes(&tile)?,
@@ -673,7 +675,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 pack,
                 vector: vector.into(),
             };
-            let opts = TileOptions { config, parallel, reverse_marked, origin_loops };
+            let opts = TileOptions { config, parallel, reverse_marked, index_loops };
             let src = std::fs::read_to_string(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
             let (code, reports) = tss::tile_source(&file, &src, &opts)?;
             if explain {

@@ -1,7 +1,8 @@
 //! End to end: `tss tile` on every kernel in `polybench/`, for tile sizes
 //! that divide the extents, do not divide them, exceed them, and differ per
 //! dimension, with unroll-and-jam factors 1-8 (odd ones, larger than the
-//! tile, mixed per dimension), serial and `--parallel`; the tiled program
+//! tile, mixed per dimension), serial and `--parallel`, every other config
+//! with tile loops over tile indices (`--index-loops`); the tiled program
 //! must print exactly the arrays the original prints.
 //!
 //! Equality is exact: tiling these kernels never reorders the terms of a
@@ -76,9 +77,10 @@ fn check_kernel(kernel: &Path) {
     let src = std::fs::read_to_string(kernel).unwrap();
     let expected = compile_and_run(kernel, &dir.path().join("orig"));
     for parallel in [false, true] {
-        for text in CONFIGS {
+        for (k, text) in CONFIGS.iter().enumerate() {
             let config: tss::Config = text.parse().unwrap();
-            let opts = TileOptions { config, parallel, ..TileOptions::default() };
+            let index_loops = k % 2 == 1;
+            let opts = TileOptions { config, parallel, index_loops, ..TileOptions::default() };
             let (code, _) = tss::tile_source(kernel, &src, &opts).unwrap_or_else(|e| panic!("{e}"));
             assert!(code.contains("TSS_T1"), "{}: no tiled band", kernel.display());
             if parallel {
@@ -90,7 +92,7 @@ fn check_kernel(kernel: &Path) {
             let got = compile_and_run(&tiled, &dir.path().join("tiled"));
             assert!(
                 got == expected,
-                "{}: config {text} parallel={parallel} computes different arrays",
+                "{}: config {text} parallel={parallel} index_loops={index_loops} computes different arrays",
                 kernel.display()
             );
         }
@@ -136,19 +138,12 @@ fn loop_order(code: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Pluto's structure for matmul: three tile loops outside, counting tile
-/// indices and setting their origins first, point loops i, k, j.
+/// Pluto's structure for matmul: three tile loops outside, point loops i, k, j.
 #[test]
 fn matmul_has_plutos_structure() {
     let k = root().join("polybench/paper/matmul.c");
     let (code, reports) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
-    assert_eq!(loop_order(&code), ["tss_i_t", "tss_j_t", "tss_k_t", "i", "k", "j"]);
-    for (k, v) in ["i_t", "j_t", "k_t"].iter().enumerate() {
-        let header = format!("for (tss_{v} = 0; tss_{v} <= tss_floord(");
-        let at = code.find(&header).unwrap_or_else(|| panic!("no index loop over {v}:\n{code}"));
-        let first = code[at..].lines().nth(1).unwrap().trim();
-        assert_eq!(first, format!("{v} = TSS_T{} * tss_{v};", k + 1), "{code}");
-    }
+    assert_eq!(loop_order(&code), ["i_t", "j_t", "k_t", "i", "k", "j"]);
     let band = &reports[0].bands[0];
     assert!(band.tiled && band.permutable);
     assert!(code.contains("#pragma GCC ivdep\n") && code.contains("C[i][j] += A[i][k] * B[k][j];"));
@@ -158,17 +153,35 @@ fn matmul_has_plutos_structure() {
 /// origin (so that constant sizes give the innermost loop a constant trip
 /// count); the others keep ISL's bound. Exactness at odd sizes and tiles is
 /// `check_kernel`'s.
-/// (With tile loops over indices, the default, every bound is the last tile.)
 #[test]
 fn the_vector_members_tile_loop_stops_at_its_last_origin() {
     let k = root().join("polybench/paper/matmul.c");
-    let opts = TileOptions { origin_loops: true, ..TileOptions::default() };
-    let (code, _) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &opts).unwrap();
+    let (code, _) = tss::tile_source(&k, &std::fs::read_to_string(&k).unwrap(), &TileOptions::default()).unwrap();
     let header = |v: &str| code.lines().find(|l| l.trim().starts_with(&format!("for ({v} ="))).unwrap().to_string();
     assert!(header("j_t").contains("j_t <= TSS_T2 * tss_floord("), "{}", header("j_t"));
     for v in ["i_t", "k_t"] {
         assert!(!header(v).contains("tss_floord"), "{}", header(v));
     }
+}
+
+/// With `index_loops`, each tile loop counts tile indices and sets its
+/// origin first, as Pluto's tile loops do; the point loops are unchanged.
+#[test]
+fn index_loops_count_tiles_and_set_origins() {
+    let k = root().join("polybench/paper/matmul.c");
+    let src = std::fs::read_to_string(&k).unwrap();
+    let opts = TileOptions { index_loops: true, ..TileOptions::default() };
+    let (code, _) = tss::tile_source(&k, &src, &opts).unwrap();
+    assert_eq!(loop_order(&code), ["tss_i_t", "tss_j_t", "tss_k_t", "i", "k", "j"]);
+    for (k, v) in ["i_t", "j_t", "k_t"].iter().enumerate() {
+        let header = format!("for (tss_{v} = 0; tss_{v} <= tss_floord(");
+        let at = code.find(&header).unwrap_or_else(|| panic!("no index loop over {v}:\n{code}"));
+        let first = code[at..].lines().nth(1).unwrap().trim();
+        assert_eq!(first, format!("{v} = TSS_T{} * tss_{v};", k + 1), "{code}");
+    }
+    let (stepped, _) = tss::tile_source(&k, &src, &TileOptions::default()).unwrap();
+    let points = |c: &str| c[c.find("for (i = tss_max(").unwrap()..].to_string();
+    assert_eq!(points(&code), points(&stepped));
 }
 
 /// conv2d's band is `y, x, k, r`; the sums over `s` and `c` stay inside it.

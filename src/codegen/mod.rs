@@ -39,10 +39,10 @@ pub struct TileOptions {
     /// independent; the random-program tester ([`crate::fuzz`]) checks the
     /// claim by comparing this code's output with the original's.
     pub reverse_marked: bool,
-    /// Tile loops step their origins by T, `for (i_t = lo; i_t < hi; i_t +=
-    /// T)`, instead of counting tile indices (the default, see
-    /// [`Printer::index_header`]). Kept to measure the difference.
-    pub origin_loops: bool,
+    /// Tile loops count tile indices, `for (tss_i_t = lo; tss_i_t <= hi;
+    /// tss_i_t++) { i_t = T * tss_i_t; ... }`, as Pluto's do, instead of
+    /// stepping origins by T (see [`Printer::index_header`]).
+    pub index_loops: bool,
 }
 
 impl TileOptions {
@@ -543,18 +543,20 @@ impl<'a> Printer<'a> {
     /// The index form of tile loop `node`: its index variable, the header
     /// over tile indices, `for (tss_i_t = lo; tss_i_t <= floord(U, T);
     /// tss_i_t++)`, and the statement that sets the origin first in the
-    /// body, `i_t = T * tss_i_t`. The same origins as the stepped form, but
-    /// gcc 12 compiles them faster (Zen 5, serial, pinned, medians of 9):
-    /// syrk's `256x256x128:8x1x1/pack/v2` ran 0.078 -> 0.058 s, syr2k at
-    /// tile 64 0.92 -> 1.05 of Pluto's speed; gemm and trmm within 2 %.
+    /// body, `i_t = T * tss_i_t`. The same origins as the stepped form, and
+    /// gcc 12 compiles the two differently, neither better on the whole
+    /// (Zen 5, serial): PolyBench syrk's `256x256x128:8x1x1/pack/v2` ran
+    /// 1.3x faster, syr2k at tile 64 1.14x, sgemm at 128 1.7x slower; over
+    /// the corpus's configs 1.008x slower in geometric mean. So it is an
+    /// option, not the default.
     ///
     /// `None` for point loops, single-origin loops, loops without a plain
     /// upper bound, wavefront loops (which print their own headers), and
-    /// under [`TileOptions::origin_loops`].
+    /// unless [`TileOptions::index_loops`].
     fn index_header(&self, node: &ASTNode, dim: &Dim) -> Result<Option<(String, LoopHeader, String)>, PolyError> {
         let DimKind::Tile { member, .. } = dim.kind else { return Ok(None) };
         let wavefront = dim.wavefront && self.opts.parallel;
-        if self.opts.origin_loops || wavefront || node.for_is_degenerate()? {
+        if !self.opts.index_loops || wavefront || node.for_is_degenerate()? {
             return Ok(None);
         }
         let e = self.expr();

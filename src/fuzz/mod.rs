@@ -377,7 +377,8 @@ impl<'a> CaseRun<'a> {
         // Half the programs (by a bit of the same hash) also keep every
         // band's point loops together, the other loop order a config may
         // pick; half (by another bit) pack transposed reads.
-        // Half (by a third bit) take a vector register tile 1-3 vectors wide.
+        // Half (by a third bit) take a vector register tile 1-3 vectors wide,
+        // and half (by a fourth) tile loops over tile indices.
         let hash = crate::harness::compile::fnv1a(p.source.bytes());
         let mut order: Vec<&'static str> = Vec::new();
         if hash >> 40 & 1 == 1 {
@@ -388,6 +389,9 @@ impl<'a> CaseRun<'a> {
         }
         if hash >> 42 & 1 == 1 {
             order.extend(["--vector", ["1", "2", "3"][(hash >> 43) as usize % 3]]);
+        }
+        if hash >> 39 & 1 == 1 {
+            order.push("--index-loops");
         }
         let flags = |extra: &[&'static str]| -> Vec<String> {
             ["--unroll", unroll.as_str()].iter().chain(&order).chain(extra).map(|s| s.to_string()).collect()
