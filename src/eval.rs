@@ -27,6 +27,7 @@ use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
 use crate::select::{keep_best, search_count, search_order};
+use crate::stats::geo_mean;
 
 /// Every method a report may score; "T1 network" only for a model with an
 /// untiled gate ([`evaluate`]).
@@ -356,18 +357,12 @@ pub fn search_curve(evals: &[InstanceEval], max_k: usize) -> Vec<CurvePoint> {
                 guided: mean(&guided),
                 diverse: mean(&diverse),
                 random: mean(&random),
-                guided_geo: geo_mean(guided.into_iter()),
-                diverse_geo: geo_mean(diverse.into_iter()),
-                random_geo: geo_mean(random.into_iter()),
+                guided_geo: geo_mean(guided),
+                diverse_geo: geo_mean(diverse),
+                random_geo: geo_mean(random),
             }
         })
         .collect()
-}
-
-/// Geometric mean (1 for no values: TN's neutral score).
-fn geo_mean(values: impl Iterator<Item = f64>) -> f64 {
-    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v.ln(), n + 1));
-    if n == 0 { 1.0 } else { (sum / n as f64).exp() }
 }
 
 /// Fastest measured time among the first `k` of the instance's search order.
@@ -615,6 +610,5 @@ mod tests {
         // One random pick of {1, 4} expects 2.5 and of {1, 1} 1: the means of those.
         assert!((c[0].random - 1.75).abs() < 1e-12 && (c[0].random_geo - 2.5f64.sqrt()).abs() < 1e-12);
         assert_eq!((c[1].guided_geo, c[1].random_geo), (1.0, 1.0), "both measured: the best");
-        assert_eq!(geo_mean(std::iter::empty()), 1.0);
     }
 }

@@ -129,9 +129,9 @@ impl Rule {
             }
         }
         let (_, mut rule) = best?;
-        let fired: Vec<f64> = samples.iter().filter(|(t, _)| rule.fires(t)).map(|(_, tn)| tn.ln()).collect();
+        let fired: Vec<f64> = samples.iter().filter(|(t, _)| rule.fires(t)).map(|(_, tn)| *tn).collect();
         rule.fires_on = fired.len();
-        rule.fired_tn = (fired.iter().sum::<f64>() / fired.len().max(1) as f64).exp();
+        rule.fired_tn = crate::stats::geo_mean(fired);
         Some(rule)
     }
 }

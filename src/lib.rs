@@ -38,6 +38,7 @@ pub mod refeature;
 pub mod refine;
 pub mod select;
 pub mod space;
+pub mod stats;
 
 use std::fmt::Write;
 use std::path::Path;

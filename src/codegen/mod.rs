@@ -531,12 +531,8 @@ impl<'a> Printer<'a> {
                 None => e.print(&cond)?,
             }
         };
-        // ISL's bound for a member starting at 0 is `-T + 1`, whose rounding is 0.
-        let start = if init == "0" || init == format!("-{t} + 1") {
-            "0".to_string()
-        } else {
-            format!("{t} * tss_ceild({init}, {t})")
-        };
+        let start =
+            if first_tile_is_zero(&init, &t) { "0".to_string() } else { format!("{t} * tss_ceild({init}, {t})") };
         Ok(TileLoop { var: v.clone(), t, init, start, cond })
     }
 
@@ -563,11 +559,7 @@ impl<'a> Printer<'a> {
         let (v, t) = (&dim.name, tile_param(member));
         let Some(u) = e.upper_bound(&node.for_get_cond()?, v)? else { return Ok(None) };
         let init = e.print(&node.for_get_init()?)?;
-        let lo = if init == "0" || init == format!("-{t} + 1") {
-            "0".to_string()
-        } else {
-            format!("tss_ceild({init}, {t})")
-        };
+        let lo = if first_tile_is_zero(&init, &t) { "0".to_string() } else { format!("tss_ceild({init}, {t})") };
         let idx = format!("tss_{v}");
         let header = LoopHeader { init: lo, cond: format!("{idx} <= tss_floord({u}, {t})"), step: "1".into() };
         let set = format!("{v} = {t} * {idx};");
@@ -1157,6 +1149,13 @@ type RegisterTile = (String, Option<scalar::Hoisted>, Option<(String, String)>);
 type CopyRange = (String, (String, String));
 
 /// The comparison of a loop test `v <= ub` or `v < ub`.
+/// Whether a tile loop whose lower bound ISL printed as `init` starts at
+/// origin 0: ISL's bound for a member starting at 0 is `-T + 1`, whose
+/// rounding up to a multiple of `T` is 0.
+fn first_tile_is_zero(init: &str, t: &str) -> bool {
+    init == "0" || init == format!("-{t} + 1")
+}
+
 fn test_op(cond: &isl_rs::ASTExpr) -> Result<&'static str, PolyError> {
     match cond.get_op_type()? {
         isl_rs::ASTExprOpType::Le => Ok("<="),
