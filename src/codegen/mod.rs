@@ -1148,7 +1148,6 @@ type RegisterTile = (String, Option<scalar::Hoisted>, Option<(String, String)>);
 /// lower and upper bounds of the loop.
 type CopyRange = (String, (String, String));
 
-/// The comparison of a loop test `v <= ub` or `v < ub`.
 /// Whether a tile loop whose lower bound ISL printed as `init` starts at
 /// origin 0: ISL's bound for a member starting at 0 is `-T + 1`, whose
 /// rounding up to a multiple of `T` is 0.
@@ -1156,6 +1155,7 @@ fn first_tile_is_zero(init: &str, t: &str) -> bool {
     init == "0" || init == format!("-{t} + 1")
 }
 
+/// The comparison of a loop test `v <= ub` or `v < ub`.
 fn test_op(cond: &isl_rs::ASTExpr) -> Result<&'static str, PolyError> {
     match cond.get_op_type()? {
         isl_rs::ASTExprOpType::Le => Ok("<="),
