@@ -231,6 +231,15 @@ def equal_tiles(gf, tiles, variant=""):
     return out
 
 
+def equal_table(summary, tiles, variant=""):
+    """Prints `equal_tiles` per kernel as a table: medians, fastest runs in brackets."""
+    print("| kernel | " + " | ".join(tiles) + " |")
+    print("|---|" + "---|" * len(tiles))
+    for n, _, gf, fastest in summary:
+        r, f = (dict(equal_tiles(g, tiles, variant)) for g in (gf, fastest))
+        print(f"| {n} | " + " | ".join(f"{r[t]:.2f} ({f[t]:.2f})" if t in r else "-" for t in tiles) + " |")
+
+
 def sample_configs(k, depth, rng):
     sizes = [16, 32, 48, 64, 96, 128, 192, 256, 384, 512]
     out = set()
@@ -366,18 +375,10 @@ def main():
         if any(equal_tiles(gf, tiles) for _, _, gf, _ in summary):
             print("\n## equal tiles, no unrolling: Pluto's time / tss's time (>= 1: tss as fast or faster)")
             print("## medians (in brackets: fastest runs)\n")
-            print("| kernel | " + " | ".join(tiles) + " |")
-            print("|---|" + "---|" * len(tiles))
-            for n, _, gf, fastest in summary:
-                r, f = dict(equal_tiles(gf, tiles)), dict(equal_tiles(fastest, tiles))
-                print(f"| {n} | " + " | ".join(f"{r[t]:.2f} ({f[t]:.2f})" if t in r else "-" for t in tiles) + " |")
+            equal_table(summary, tiles)
         if args.index_loops:
             print("\n## the same with `tss tile --index-loops`: Pluto's time / tss's time, medians (fastest runs)\n")
-            print("| kernel | " + " | ".join(tiles) + " |")
-            print("|---|" + "---|" * len(tiles))
-            for n, _, gf, fastest in summary:
-                r, f = (dict(equal_tiles(g, tiles, " index-loops")) for g in (gf, fastest))
-                print(f"| {n} | " + " | ".join(f"{r[t]:.2f} ({f[t]:.2f})" if t in r else "-" for t in tiles) + " |")
+            equal_table(summary, tiles, " index-loops")
         if args.no_ivdep:
             print("\n## what `#pragma GCC ivdep` is worth: tss's time without it / with it (> 1: it helps)\n")
             print("| kernel | " + " | ".join(tiles) + " |")
