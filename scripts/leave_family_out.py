@@ -20,6 +20,8 @@ and T1's geometric-mean speedup over tile 32. Nothing is timed here: the test
 rows were measured by `tss collect`, so it can run beside anything.
 
   scripts/leave_family_out.py --train T.csv --test S.csv [--target relative] [--loss pairwise] [--ensemble 5]
+  scripts/leave_family_out.py --train SERIAL.csv,PARALLEL.csv --test PARALLEL-TEST.csv --parallel --set parallel
+                               (the parallel model, trained on both modes' rows)
 
 To ask what teaches the model more, narrow the training rows:
   --without random         never train on these families (e.g. the random nests;
@@ -88,6 +90,18 @@ def read(path):
         r = csv.reader(f)
         header = next(r)
         return header, list(r)
+
+
+def read_all(paths):
+    """Rows of several files with one header (e.g. a machine's serial and
+    parallel training files)."""
+    header, rows = read(paths[0])
+    for p in paths[1:]:
+        h, more = read(p)
+        if h != header:
+            sys.exit(f"{p}: its columns differ from {paths[0]}'s (refeature both)")
+        rows += more
+    return header, rows
 
 
 def geo(xs):
@@ -159,7 +173,7 @@ def run(cmd):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--train", required=True)
+    ap.add_argument("--train", required=True, help="training rows: a CSV, or several comma-separated")
     ap.add_argument("--test", required=True)
     ap.add_argument("--target", default="relative")
     ap.add_argument("--loss", default="huber", help="huber or pairwise")
@@ -170,6 +184,10 @@ def main():
     ap.add_argument("--dropout", default="0.2")
     ap.add_argument("--lr", default="5e-4", help="learning rate")
     ap.add_argument("--epochs", default="400", help="most epochs per network (early stopping may end sooner)")
+    ap.add_argument("--patience", default="40", help="early stopping: epochs without a better validation score")
+    ap.add_argument("--parallel", action="store_true",
+                    help="score the test file's parallel rows; the constant baselines are chosen on the fold's "
+                         "parallel training rows (the training file may hold serial rows too, for --set parallel)")
     ap.add_argument("--weight-decay", default="0", help="L2 penalty on the weights")
     ap.add_argument("--val-by", default="instance", help="early stopping's validation split: instance or kernel")
     ap.add_argument("--log-inputs", action="store_true", help="wide inputs on a log scale")
@@ -185,9 +203,10 @@ def main():
     known = sorted(set(fam.values()), key=lambda f: (DIRS.index(f.rstrip("0123456789")), f))
     without = set(families([f for f in args.without.split(",") if f], known))
     held = families([f for f in args.hold_out.split(",") if f], known) or known
-    header, train = read(args.train)
+    header, train = read_all(args.train.split(","))
     theader, test = read(args.test)
     ki = header.index("kernel")
+    mi = header.index("mode")
     train = [r for r in train if fam.get(r[ki]) not in without]
     if args.max_instances:
         ii = header.index("instance")
@@ -225,9 +244,14 @@ def main():
             run([args.tss, "train", "--data", trp, "--out", model, "--set", args.set,
                  "--target", args.target, "--loss", args.loss, "--stop-on", args.stop_on, "--ensemble", args.ensemble,
                  "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr, "--epochs", args.epochs,
-                 "--weight-decay", args.weight_decay, "--val-by", args.val_by]
+                 "--weight-decay", args.weight_decay, "--val-by", args.val_by, "--patience", args.patience]
                 + (["--log-inputs"] if args.log_inputs else []) + kernels)
-            out = run([args.tss, "eval", "--model", model, "--data", tep, "--train", trp, "--json"] + kernels)
+            consts = trp
+            if args.parallel:
+                consts = os.path.join(tmp, "train-parallel.csv")
+                write_rows(consts, header, [r for r in tr if r[mi] == "parallel"])
+            out = run([args.tss, "eval", "--model", model, "--data", tep, "--train", consts, "--json"]
+                      + (["--parallel"] if args.parallel else []) + kernels)
             if args.keep:
                 os.makedirs(args.keep, exist_ok=True)
                 with open(os.path.join(args.keep, f"{f}.json"), "w") as kept:

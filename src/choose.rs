@@ -234,7 +234,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     if set.describes_untiled() {
         variants.push(Variant::Untiled);
     }
-    let shape = a.shape(&sizes, here.vector_bits)?;
+    let shape = a.shape(&sizes, here.vector_bits, if opts.parallel { here.cores } else { 1 })?;
     let rows: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
     let predicted = model.predict(&rows);
@@ -548,7 +548,7 @@ fn provenance_warnings(model: &SavedModel, opts: &ChooseOptions) -> Vec<String> 
         }
     }
     let mode = if opts.parallel { "parallel" } else { "serial" };
-    if !d.mode.is_empty() && d.mode != mode {
+    if !d.mode.is_empty() && !d.mode.split('+').any(|m| m == mode) {
         w.push(format!("the model was trained on {} timings but is used for {mode} code", d.mode));
     }
     w

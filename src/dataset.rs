@@ -98,10 +98,11 @@ impl Record {
 
     /// The instance a row belongs to, `kernel|sizes|platform`: rows of one
     /// instance share the fastest time that relative targets and TN divide
-    /// by, so the same sizes timed on two platforms are two instances.
+    /// by, so the same sizes timed on two platforms, or serial and in
+    /// parallel, are two instances.
     pub fn instance_key(&self) -> String {
         let m = &self.meta;
-        format!("{}|{}|{};{};{};{}", self.kernel, self.sizes, m.cpu, m.l2, m.cc, m.cflags)
+        format!("{}|{}|{};{};{};{};{}", self.kernel, self.sizes, m.cpu, m.l2, m.cc, m.cflags, self.mode)
     }
 
     /// Whether the row is a candidate a model of `set` ranks: timed
@@ -127,7 +128,7 @@ impl Record {
 
 /// The feature set rows store: the widest. Files written before a set
 /// existed lack its columns, and their rows serve the narrower sets only.
-pub const STORED: FeatureSet = FeatureSet::Vector;
+pub const STORED: FeatureSet = FeatureSet::Parallel;
 
 pub fn header() -> Vec<String> {
     let feats = STORED.names().into_iter().map(|n| format!("f_{n}"));

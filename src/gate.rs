@@ -224,7 +224,7 @@ pub fn traits_of(records: &[Record], kernels: &[PathBuf]) -> Result<HashMap<Inst
             .ok_or_else(|| Error::Usage(Sources::unknown(&r.kernel)))?;
         let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(|e| Error::Usage(format!("{}: {e}", r.kernel)))?;
         // The vector width enters no trait.
-        let shape = a.shape(&sizes, 256)?;
+        let shape = a.shape(&sizes, 256, 1)?;
         let caches = Caches { l1d: r.meta.l1d, l2: r.meta.l2, line: r.meta.line };
         out.insert(key, a.kernel.untiled_traits(&shape, &caches));
     }
@@ -267,7 +267,7 @@ pub fn labelled_samples(
 ) -> Vec<(String, UntiledTraits, f64)> {
     let mut groups: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
     for r in records.iter().filter(|r| r.is_candidate(set)) {
-        groups.entry(format!("{}|{}", r.instance_key(), r.mode)).or_default().push(r);
+        groups.entry(r.instance_key()).or_default().push(r);
     }
     groups
         .iter()

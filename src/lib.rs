@@ -172,13 +172,14 @@ impl Analysis {
     }
 
     /// The instance at `sizes` as the features see it, on a machine with
-    /// `vector_bits`-wide vectors.
-    pub fn shape(&self, sizes: &instance::Sizes, vector_bits: u32) -> Result<features::Shape, Error> {
+    /// `vector_bits`-wide vectors, run on `threads` threads (1 serial).
+    pub fn shape(&self, sizes: &instance::Sizes, vector_bits: u32, threads: usize) -> Result<features::Shape, Error> {
         Ok(features::Shape {
             ps: self.extents(sizes)?,
             members: space::member_extents(self, sizes)?,
             work: self.work(sizes)?,
             vector_bits,
+            threads,
             arrays: self.array_extents(sizes)?,
         })
     }

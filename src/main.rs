@@ -147,7 +147,7 @@ enum Command {
         #[arg(long, value_name = "CONFIG")]
         tile: Vec<String>,
         /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers`, `scop`, `traffic`, `sink`,
-        /// `conflict`, `pack` or `vector`.
+        /// `conflict`, `pack`, `vector` or `parallel`.
         #[arg(long, default_value = "paper")]
         set: FeatureSet,
         /// One JSON array of {name: value} objects, one per tile.
@@ -262,7 +262,9 @@ enum Command {
         /// `conflict` (`sink` and the L1 set conflicts of the inner point loops' walks), `pack`
         /// (`conflict` and the references a `/pack` config copies; `predict` then ranks `/pack`) or
         /// `vector` (`pack` and the vector register tile's width, rows and register use;
-        /// `predict` then ranks `/vG` configs).
+        /// `predict` then ranks `/vG` configs) or `parallel` (`vector` and the threads, the
+        /// units of work the parallel loop hands out and the idle share of a static schedule;
+        /// the one set that may train on serial and parallel rows together).
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`
@@ -1031,7 +1033,7 @@ fn features(
         tiles.iter().map(|t| t.parse::<Config>().map_err(Error::Usage)).collect::<Result<_, _>>()?
     };
     let names = set.names();
-    let shape = a.shape(&sizes, tss::machine::Descriptor::detect("", "").vector_bits)?;
+    let shape = a.shape(&sizes, tss::machine::Descriptor::detect("", "").vector_bits, 1)?;
     let rows: Vec<Vec<f64>> = tiles.iter().map(|t| a.kernel.vector(set, &shape, Some(t), caches)).collect();
     if json {
         let objs: Vec<serde_json::Map<String, serde_json::Value>> = rows

@@ -72,17 +72,18 @@ pub fn refeature(path: &Path, kernels: &[PathBuf]) -> Result<Summary, Error> {
         ))
     })?;
     let mut sources = Sources::new(kernels);
-    let mut shapes: HashMap<(String, String), Shape> = HashMap::new();
+    let mut shapes: HashMap<(String, String, String), Shape> = HashMap::new();
     let names = STORED.names();
     let mut summary = Summary { rows: records.len(), ..Summary::default() };
     for (k, r) in records.iter_mut().enumerate() {
         let line = k + 2;
         let at = |msg: String| usage(format!("{}:{line}: {msg}", path.display()));
         let a = sources.analysis(&r.kernel, r.mode == "parallel")?.ok_or_else(|| at(Sources::unknown(&r.kernel)))?;
-        let shape_key = (r.kernel.clone(), r.sizes.clone());
+        let shape_key = (r.kernel.clone(), r.mode.clone(), r.sizes.clone());
         if !shapes.contains_key(&shape_key) {
+            let threads = if r.mode == "parallel" { machine.cores } else { 1 };
             let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(&at)?;
-            shapes.insert(shape_key.clone(), a.shape(&sizes, machine.vector_bits)?);
+            shapes.insert(shape_key.clone(), a.shape(&sizes, machine.vector_bits, threads)?);
         }
         let new = features(a, &shapes[&shape_key], r).map_err(&at)?;
         if let Some((j, old)) = r.features.iter().zip(&new).enumerate().find(|(_, (o, n))| differ(**o, **n)) {
@@ -122,7 +123,7 @@ mod tests {
         let src = std::fs::read_to_string(kernel).unwrap();
         let a = crate::analyze(kernel, &src, false).unwrap();
         let sizes = Sizes::parse(&a.scop.params, "NI=100,NJ=120,NK=90").unwrap();
-        let shape = a.shape(&sizes, 256).unwrap();
+        let shape = a.shape(&sizes, 256, 1).unwrap();
         let caches = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
         let meta = dataset::Meta { l1d: caches.l1d, l2: caches.l2, line: caches.line, ..Default::default() };
         let rows: Vec<Record> = ["untiled", "32x64x16:2x1x4"]

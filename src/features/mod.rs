@@ -106,6 +106,15 @@ pub enum FeatureSet {
     /// sets see a vector tile as the plain config it rewrites, so only
     /// models of this set rank `/vG` candidates.
     Vector,
+    /// `vector`, then how the config's code spreads over threads (what the
+    /// parallel mode's time turns on, and no other set sees): the log of
+    /// the threads it runs on (0 serial), the log of one plus the units of
+    /// work its parallel loop hands out (the tiles of the dominant band's
+    /// parallel tile loop, the widest wavefront's tiles, or the iterations
+    /// of the untiled code's outer loop; 0 when the parallel loop lies
+    /// outside the band), and the fraction of thread slots a static
+    /// schedule leaves idle (one tile on two threads: 0.5).
+    Parallel,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -122,8 +131,9 @@ const SINK_EXTRA: [&str; 2] = ["SUNK", "LOG_BELOW"];
 const CONFLICT_EXTRA: [&str; 2] = ["CONFLICT_1", "CONFLICT_2"];
 const PACK_EXTRA: [&str; 1] = ["PACKED"];
 const VECTOR_EXTRA: [&str; 3] = ["V_GROUPS", "V_ROWS", "V_FILL"];
+const PARALLEL_EXTRA: [&str; 3] = ["LOG_THREADS", "LOG_PAR_UNITS", "PAR_IDLE"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 8] = [
+const WIDER: [(FeatureSet, &[&str]); 9] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
@@ -132,6 +142,7 @@ const WIDER: [(FeatureSet, &[&str]); 8] = [
     (FeatureSet::Conflict, &CONFLICT_EXTRA),
     (FeatureSet::Pack, &PACK_EXTRA),
     (FeatureSet::Vector, &VECTOR_EXTRA),
+    (FeatureSet::Parallel, &PARALLEL_EXTRA),
 ];
 
 impl FeatureSet {
@@ -187,6 +198,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Conflict => "conflict",
             FeatureSet::Pack => "pack",
             FeatureSet::Vector => "vector",
+            FeatureSet::Parallel => "parallel",
         })
     }
 }
@@ -204,11 +216,25 @@ impl FromStr for FeatureSet {
             "conflict" => Ok(FeatureSet::Conflict),
             "pack" => Ok(FeatureSet::Pack),
             "vector" => Ok(FeatureSet::Vector),
+            "parallel" => Ok(FeatureSet::Parallel),
             _ => Err(format!(
-                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack or vector)"
+                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector or parallel)"
             )),
         }
     }
+}
+
+/// Which loop of the dominant band `--parallel` runs on several threads
+/// ([`crate::poly::tile::Band::parallel_member`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spread {
+    /// The tile loop of this band member.
+    Member(usize),
+    /// Wavefronts of the tiles of the band's first two members.
+    Wavefront,
+    /// No loop of the band: an enclosing loop is parallel, or no band is
+    /// tiled.
+    Outside,
 }
 
 /// One of the three feature loops.
@@ -243,6 +269,8 @@ pub struct Shape {
     pub work: f64,
     /// The machine's vector width, which the innermost tile is measured in.
     pub vector_bits: u32,
+    /// Threads the code runs on: 1 serial, one per core in parallel mode.
+    pub threads: usize,
     /// Every array's extent per dimension in elements, as the harness
     /// allocates it (for the row pitches of [`conflict`]).
     pub arrays: Vec<(String, Vec<i64>)>,
@@ -253,7 +281,7 @@ impl Shape {
     /// `registers` need no more).
     pub fn of_extents(ps: [i64; 3]) -> Shape {
         let work = ps.iter().map(|&p| p as f64).product();
-        Shape { ps, members: Vec::new(), work, vector_bits: 256, arrays: Vec::new() }
+        Shape { ps, members: Vec::new(), work, vector_bits: 256, threads: 1, arrays: Vec::new() }
     }
 
     /// Bytes between consecutive values of each subscript of `array`, for
@@ -306,6 +334,11 @@ pub struct Kernel {
     source_order: Vec<usize>,
     /// A tiled band can sink a parallel member ([`crate::Config::sink`]).
     sinks: bool,
+    /// Where the dominant band's code runs in parallel under `--parallel`.
+    spread: Spread,
+    /// The untiled code's outer loop is parallel: it is a member of the
+    /// dominant band that carries no dependence.
+    untiled_parallel: bool,
     /// Per reference of `spans`, whether configs of this view copy it into
     /// a packed buffer ([`crate::Config::pack`]).
     packed: Vec<bool>,
@@ -383,6 +416,13 @@ impl Kernel {
             None => Vec::new(),
         };
         let packed = distinct_refs(stmt).map(|a| copied.contains(&ref_key(a))).collect();
+        let spread = match band.map(|b| (b.parallel_member, b.wavefront)) {
+            Some((Some(m), _)) => Spread::Member(m),
+            Some((None, true)) => Spread::Wavefront,
+            _ => Spread::Outside,
+        };
+        let untiled_parallel = spread != Spread::Outside
+            && band.is_some_and(|b| source_order.first().is_some_and(|&m| b.coincident.get(m) == Some(&true)));
         Ok(Kernel {
             statement: stmt.name.clone(),
             statement_line: stmt.line,
@@ -400,6 +440,8 @@ impl Kernel {
             order,
             source_order,
             sinks: false,
+            spread,
+            untiled_parallel,
             packed,
             views: Vec::new(),
         })
@@ -495,7 +537,32 @@ impl Kernel {
         if set.describes_vectors() {
             v.extend(self.vector_extra(shape, (!untiled).then_some(config)));
         }
+        if set >= FeatureSet::Parallel {
+            v.extend(self.parallel_extra(shape, (!untiled).then_some(config)));
+        }
         v
+    }
+
+    /// LOG_THREADS, LOG_PAR_UNITS, PAR_IDLE of a config
+    /// ([`FeatureSet::Parallel`]). OpenMP's static schedule hands each
+    /// thread an equal share of whole units, so 3 tiles on 2 threads leave
+    /// a quarter of the thread slots idle, and 1 tile half of them.
+    fn parallel_extra(&self, shape: &Shape, config: Option<&Config>) -> [f64; 3] {
+        let extents = self.member_extents(shape);
+        let tiles = |c: &Config, m: usize| {
+            let e = extents.get(m).copied().unwrap_or(1.0);
+            (e / (c.tile(m) as f64).clamp(1.0, e)).ceil()
+        };
+        let units = match (config, self.spread) {
+            (None, _) if self.untiled_parallel => self.source_order.first().map_or(1.0, |&m| extents[m]),
+            (None, _) => 1.0,
+            (Some(c), Spread::Member(m)) => tiles(c, m),
+            (Some(c), Spread::Wavefront) => tiles(c, 0).min(tiles(c, 1)),
+            (Some(_), Spread::Outside) => 0.0,
+        };
+        let threads = shape.threads.max(1) as f64;
+        let idle = if units >= 1.0 { 1.0 - units / (threads * (units / threads).ceil()) } else { 0.0 };
+        [threads.ln(), units.ln_1p(), idle]
     }
 
     /// V_GROUPS, V_ROWS, V_FILL of a config ([`FeatureSet::Vector`]). The

@@ -171,7 +171,7 @@ fn the_scop_set_describes_outer_members_the_untiled_code_and_vectors() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/nn/conv2d-nchw.c");
     let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
     let sizes = Sizes::parse(&a.scop.params, "K=64,C=32,H=56,W=56,R=3,S=3").unwrap();
-    let shape = a.shape(&sizes, 256).unwrap();
+    let shape = a.shape(&sizes, 256, 1).unwrap();
     assert_eq!(shape.members.len(), 4, "{shape:?}");
     let names = FeatureSet::Scop.names();
     let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
@@ -204,7 +204,7 @@ fn the_traffic_set_prices_data_movement_of_real_kernels() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/blas/gemm-ikj.c");
     let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
     let sizes = Sizes::parse(&a.scop.params, "NI=512,NJ=512,NK=512").unwrap();
-    let shape = a.shape(&sizes, 256).unwrap();
+    let shape = a.shape(&sizes, 256, 1).unwrap();
     let names = FeatureSet::Traffic.names();
     let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
     let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
@@ -236,7 +236,7 @@ fn the_sink_set_tells_the_two_loop_orders_apart() {
     let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
     assert!(a.can_sink());
     let sizes = Sizes::parse(&a.scop.params, "K=23,C=125,R=3,S=5,H=216,W=30").unwrap();
-    let shape = a.shape(&sizes, 256).unwrap();
+    let shape = a.shape(&sizes, 256, 1).unwrap();
     let names = FeatureSet::Sink.names();
     let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
     let c = Caches::PAPER;
@@ -256,7 +256,7 @@ fn the_sink_set_tells_the_two_loop_orders_apart() {
     // A kernel whose band is the whole nest has one order: the bit stays 0.
     let m = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/blas/gemm-ikj.c");
     let g = analyze(&m, &std::fs::read_to_string(&m).unwrap(), false).unwrap();
-    let shape = g.shape(&Sizes::parse(&g.scop.params, "NI=64,NJ=64,NK=64").unwrap(), 256).unwrap();
+    let shape = g.shape(&Sizes::parse(&g.scop.params, "NI=64,NJ=64,NK=64").unwrap(), 256, 1).unwrap();
     let v = g.kernel.vector(FeatureSet::Sink, &shape, Some(&Config::cubic(32)), &c);
     assert!(!g.can_sink() && at(&v, "SUNK") == 0.0 && at(&v, "LOG_BELOW").abs() < 1e-9);
 }
@@ -270,7 +270,7 @@ fn the_conflict_set_sees_syrks_column_share_two_l1_sets_at_m_1792() {
     // spread over the sets.
     let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
     let conflicts = |a: &Analysis, sizes: &str, cfg: Option<Config>| {
-        let shape = a.shape(&Sizes::parse(&a.scop.params, sizes).unwrap(), 256).unwrap();
+        let shape = a.shape(&Sizes::parse(&a.scop.params, sizes).unwrap(), 256, 1).unwrap();
         let v = a.kernel.vector(FeatureSet::Conflict, &shape, cfg.as_ref(), &c);
         assert_eq!(v.len(), FeatureSet::Conflict.len());
         assert_eq!(&v[..FeatureSet::Sink.len()], &a.kernel.vector(FeatureSet::Sink, &shape, cfg.as_ref(), &c)[..]);
@@ -310,7 +310,7 @@ fn the_pack_set_counts_the_copied_references_and_clears_their_conflicts() {
     // The post-scaled syrk packs the column A[j][k] (read-only, reused
     // across i): packed, the conflicts of that walk are gone.
     let a = post_scaled_syrk();
-    let shape = a.shape(&Sizes::parse(&a.scop.params, "N=1536,M=1792").unwrap(), 256).unwrap();
+    let shape = a.shape(&Sizes::parse(&a.scop.params, "N=1536,M=1792").unwrap(), 256, 1).unwrap();
     let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
     let names = FeatureSet::Pack.names();
     let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
@@ -327,7 +327,7 @@ fn the_pack_set_counts_the_copied_references_and_clears_their_conflicts() {
     // gemv's A[i][j] is read once: nothing to pack, and /pack changes nothing.
     let g = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/blas/gemv.c");
     let g = analyze(&g, &std::fs::read_to_string(&g).unwrap(), false).unwrap();
-    let shape = g.shape(&Sizes::parse(&g.scop.params, "M=300,N=400").unwrap(), 256).unwrap();
+    let shape = g.shape(&Sizes::parse(&g.scop.params, "M=300,N=400").unwrap(), 256, 1).unwrap();
     let gv = |cfg: Config| g.kernel.vector(FeatureSet::Pack, &shape, Some(&cfg), &c);
     assert_eq!(gv(Config::cubic(32)), gv(Config::cubic(32).with_pack(true)));
 }
@@ -342,7 +342,7 @@ fn the_vector_set_describes_the_vector_tile_and_nothing_else() {
     let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
     let tile: Config = "128x128x64:4x1x1/pack/v3".parse().unwrap();
     for (bits, fill) in [(256, (4.0 * 3.0 + 3.0) / 16.0), (512, (4.0 * 3.0 + 3.0) / 32.0)] {
-        let shape = a.shape(&Sizes::parse(&a.scop.params, "NI=500,NJ=400,NK=300").unwrap(), bits).unwrap();
+        let shape = a.shape(&Sizes::parse(&a.scop.params, "NI=500,NJ=400,NK=300").unwrap(), bits, 1).unwrap();
         let v = |cfg: Option<&Config>| a.kernel.vector(FeatureSet::Vector, &shape, cfg, &c);
         let vt = v(Some(&tile));
         assert_eq!(vt.len(), FeatureSet::Vector.len());
@@ -375,4 +375,47 @@ fn the_untiled_gate_sees_the_loop_the_original_runs_innermost() {
     let t = mv.untiled_traits(&Shape::of_extents([1, 4000, 3000]), &Caches::PAPER);
     assert_eq!((t.unit, t.other), (2, 0));
     assert!(t.log_data > k.untiled_traits(&shape, &Caches::PAPER).log_data, "A is read once: more data per instance");
+}
+
+#[test]
+fn the_parallel_set_counts_the_units_the_threads_share() {
+    // matmul: `omp parallel for` on the tile loop of `i` (NI = 500).
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("polybench/paper/matmul.c");
+    let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), true).unwrap();
+    let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+    let names = FeatureSet::Parallel.names();
+    let at = |v: &[f64], n: &str| v[names.iter().position(|x| *x == n).unwrap()];
+    let sizes = Sizes::parse(&a.scop.params, "NI=500,NJ=400,NK=300").unwrap();
+    let two = a.shape(&sizes, 512, 2).unwrap();
+    let par = |shape: &Shape, cfg: Option<&str>| {
+        let cfg: Option<Config> = cfg.map(|s| s.parse().unwrap());
+        let v = a.kernel.vector(FeatureSet::Parallel, shape, cfg.as_ref(), &c);
+        assert_eq!(v.len(), FeatureSet::Parallel.len());
+        (at(&v, "LOG_THREADS"), at(&v, "LOG_PAR_UNITS"), at(&v, "PAR_IDLE"))
+    };
+    let ln2 = 2f64.ln();
+    // One tile of all 500 rows: one thread works, the other waits.
+    assert_eq!(par(&two, Some("512x32x32")), (ln2, 1f64.ln_1p(), 0.5));
+    // 3 tiles on 2 threads: 2 rounds of 2 slots, one idle.
+    assert_eq!(par(&two, Some("200x32x32")), (ln2, 3f64.ln_1p(), 0.25));
+    assert_eq!(par(&two, Some("250x8x8:4x1x1")), (ln2, 2f64.ln_1p(), 0.0));
+    // The untiled code runs its outer loop, `i`, in parallel: 500 rows.
+    assert_eq!(par(&two, None), (ln2, 500f64.ln_1p(), 0.0));
+    // Serial: one thread, nothing idle, the same units.
+    let one = a.shape(&sizes, 512, 1).unwrap();
+    assert_eq!(par(&one, Some("512x32x32")), (0.0, 1f64.ln_1p(), 0.0));
+    // The narrower sets are a prefix.
+    let v = a.kernel.vector(FeatureSet::Parallel, &two, Some(&Config::cubic(32)), &c);
+    assert_eq!(
+        &v[..FeatureSet::Vector.len()],
+        &a.kernel.vector(FeatureSet::Vector, &two, Some(&Config::cubic(32)), &c)[..]
+    );
+
+    // jacobi-1d has no parallel member: wavefronts of the tiles of `t` and
+    // the skewed `c`, the widest as wide as the fewer tiles of the two.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/stencils/jacobi-1d.c");
+    let j = analyze(&path, &std::fs::read_to_string(&path).unwrap(), true).unwrap();
+    let shape = j.shape(&Sizes::parse(&j.scop.params, "T=100,N=1000").unwrap(), 512, 2).unwrap();
+    let v = j.kernel.vector(FeatureSet::Parallel, &shape, Some(&"50x64".parse().unwrap()), &c);
+    assert_eq!(at(&v, "LOG_PAR_UNITS"), 2f64.ln_1p(), "t: 100 / 50 = 2 tiles, fewer than c's");
 }
