@@ -319,3 +319,39 @@ fn rounds_time_each_variant_in_several_workers() {
     let (ok, _, err) = tss(&["collect", "--kernels", "corpus/blas/sgemm.c", "--rounds", "2", "--out", "/dev/null"]);
     assert!(!ok && err.contains("--rounds 2"), "{err}");
 }
+
+/// The first `n` rows of a shipped dataset file (header included).
+fn head_rows(path: &str, n: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().take(n + 1).map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn train_takes_both_modes_only_with_the_set_that_tells_them_apart() {
+    let z = "data/amd-epyc-avx512-l2-1m/harness3-constant";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(format!("{z}/machine.json"), dir.path().join("machine.json")).unwrap();
+    let serial = write(&dir, "s.csv", &head_rows(&format!("{z}/corpus-serial-train.csv"), 400));
+    let parallel = write(&dir, "p.csv", &head_rows(&format!("{z}/corpus-parallel-train.csv"), 400));
+    let both = format!("{serial},{parallel}");
+    let out = dir.path().join("m");
+    let out = out.to_str().unwrap();
+    let (ok, _, err) = tss(&["train", "--data", &both, "--out", out, "--set", "vector", "--epochs", "2"]);
+    assert!(!ok && err.contains("mixes serial and parallel rows") && err.contains("--set parallel"), "{err}");
+    let (ok, _, err) = tss(&["train", "--data", &both, "--out", out, "--set", "parallel", "--epochs", "2"]);
+    assert!(ok, "{err}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{out}/model.json")).unwrap()).unwrap();
+    assert_eq!(meta["data"]["mode"], "parallel+serial");
+    // One instance per kernel, sizes and mode: the same sizes timed serial and in
+    // parallel never share a reference time.
+    let instances = |path: &str| {
+        let mut rd = csv::Reader::from_path(path).unwrap();
+        let rows: std::collections::BTreeSet<(String, String)> =
+            rd.records().map(|r| r.unwrap()).map(|r| (r[0].to_string(), r[3].to_string())).collect();
+        rows.len()
+    };
+    assert_eq!(meta["data"]["instances"], instances(&serial) + instances(&parallel));
+    let names: Vec<&str> = meta["feature_names"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(&names[names.len() - 3..], ["LOG_THREADS", "LOG_PAR_UNITS", "PAR_IDLE"]);
+}
