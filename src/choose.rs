@@ -234,7 +234,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     if set.describes_untiled() {
         variants.push(Variant::Untiled);
     }
-    let shape = a.shape(&sizes, here.vector_bits, if opts.parallel { here.cores } else { 1 })?;
+    let shape = a.shape(&sizes, here.vector_bits, here.threads(opts.parallel))?;
     let rows: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
     let predicted = model.predict(&rows);

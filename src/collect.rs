@@ -392,7 +392,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         bar.set_message(format!("{name} {}", w.sizes));
         // Only now: planning walks every instance (1000 for `tss adapt`), and
         // the shape costs ISL queries.
-        let shape = a.shape(&w.sizes, here.vector_bits, if plan.mode.is_parallel() { here.cores } else { 1 })?;
+        let shape = a.shape(&w.sizes, here.vector_bits, here.threads(plan.mode.is_parallel()))?;
         let key = |v: &Variant| (name.clone(), mode.clone(), w.sizes.to_string(), v.to_string());
         let mut todo = w.todo.clone();
         if let (Some(g), Some(_)) = (&plan.guide, plan.space) {

@@ -128,6 +128,11 @@ pub struct Descriptor {
 }
 
 impl Descriptor {
+    /// Threads code runs on in `parallel` mode (one per core) or serially.
+    pub fn threads(&self, parallel: bool) -> usize {
+        if parallel { self.cores } else { 1 }
+    }
+
     /// This machine, with the compiler `cc` (its `--version` line) and `cflags`.
     pub fn detect(cc: &str, cflags: &str) -> Descriptor {
         let info = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();

@@ -81,9 +81,11 @@ pub fn refeature(path: &Path, kernels: &[PathBuf]) -> Result<Summary, Error> {
         let a = sources.analysis(&r.kernel, r.mode == "parallel")?.ok_or_else(|| at(Sources::unknown(&r.kernel)))?;
         let shape_key = (r.kernel.clone(), r.mode.clone(), r.sizes.clone());
         if !shapes.contains_key(&shape_key) {
-            let threads = if r.mode == "parallel" { machine.cores } else { 1 };
             let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(&at)?;
-            shapes.insert(shape_key.clone(), a.shape(&sizes, machine.vector_bits, threads)?);
+            shapes.insert(
+                shape_key.clone(),
+                a.shape(&sizes, machine.vector_bits, machine.threads(r.mode == "parallel"))?,
+            );
         }
         let new = features(a, &shapes[&shape_key], r).map_err(&at)?;
         if let Some((j, old)) = r.features.iter().zip(&new).enumerate().find(|(_, (o, n))| differ(**o, **n)) {
