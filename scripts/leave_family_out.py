@@ -39,6 +39,7 @@ model may answer "do not tile"), so the reference is the fastest of the
 configs and the untiled code.
 """
 import argparse
+import concurrent.futures
 import csv
 import json
 import math
@@ -189,6 +190,9 @@ def main():
                     help="score the test file's parallel rows; the constant baselines are chosen on the fold's "
                          "parallel training rows (the training file may hold serial rows too, for --set parallel)")
     ap.add_argument("--weight-decay", default="0", help="L2 penalty on the weights")
+    ap.add_argument("--cap", default="", help="relative target: train ratios above this as this ratio (tss train --cap)")
+    ap.add_argument("--seed", default="42", help="seed of the validation split and the first network")
+    ap.add_argument("--jobs", type=int, default=1, help="folds trained at once (each network uses about one core)")
     ap.add_argument("--val-by", default="instance", help="early stopping's validation split: instance or kernel")
     ap.add_argument("--log-inputs", action="store_true", help="wide inputs on a log scale")
     ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
@@ -224,39 +228,45 @@ def main():
         pooled_speedup.extend(speedup)
         lines.append((f, len(per["T1"]), per, speedup))
 
-    with tempfile.TemporaryDirectory() as tmp:
-        for f in held:
-            tr = [r for r in train if fam.get(r[ki]) != f]
-            te = [r for r in test if fam.get(r[ki]) == f]
-            if not te:
-                continue
-            if args.rescore:
-                path = os.path.join(args.rescore, f"{f}.json")
-                if not os.path.exists(path):
-                    continue
-                with open(path) as kept:
-                    out = kept.read()
-                tally(f, json.loads(out))
-                continue
+    def fold(f):
+        """The held-out family's `tss eval` report, or None without test rows."""
+        te = [r for r in test if fam.get(r[ki]) == f]
+        if not te:
+            return None
+        if args.rescore:
+            path = os.path.join(args.rescore, f"{f}.json")
+            if not os.path.exists(path):
+                return None
+            with open(path) as kept:
+                return json.load(kept)
+        tr = [r for r in train if fam.get(r[ki]) != f]
+        with tempfile.TemporaryDirectory() as tmp:
             trp, tep, model = (os.path.join(tmp, n) for n in ("train.csv", "test.csv", "model"))
             write_rows(trp, header, tr)
             write_rows(tep, theader, te)
             run([args.tss, "train", "--data", trp, "--out", model, "--set", args.set,
                  "--target", args.target, "--loss", args.loss, "--stop-on", args.stop_on, "--ensemble", args.ensemble,
                  "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr, "--epochs", args.epochs,
-                 "--weight-decay", args.weight_decay, "--val-by", args.val_by, "--patience", args.patience]
-                + (["--log-inputs"] if args.log_inputs else []) + kernels)
+                 "--weight-decay", args.weight_decay, "--val-by", args.val_by, "--patience", args.patience,
+                 "--seed", args.seed]
+                + (["--log-inputs"] if args.log_inputs else []) + (["--cap", args.cap] if args.cap else []) + kernels)
             consts = trp
             if args.parallel:
                 consts = os.path.join(tmp, "train-parallel.csv")
                 write_rows(consts, header, [r for r in tr if r[mi] == "parallel"])
             out = run([args.tss, "eval", "--model", model, "--data", tep, "--train", consts, "--json"]
                       + (["--parallel"] if args.parallel else []) + kernels)
-            if args.keep:
-                os.makedirs(args.keep, exist_ok=True)
-                with open(os.path.join(args.keep, f"{f}.json"), "w") as kept:
-                    kept.write(out)
-            tally(f, json.loads(out))
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            with open(os.path.join(args.keep, f"{f}.json"), "w") as kept:
+                kept.write(out)
+        return json.loads(out)
+
+    # Folds are independent subprocesses, so threads are enough to overlap them.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for f, ev in zip(held, pool.map(fold, held)):
+            if ev is not None:
+                tally(f, ev)
     # A baseline no fold could score (constant+vector under a set blind to
     # vector tiles) has no column.
     methods = [m for m in methods if pooled[m]]

@@ -293,6 +293,11 @@ enum Command {
         /// L2 penalty on the weights (0 = none, as in the paper).
         #[arg(long, default_value_t = 0.0)]
         weight_decay: f64,
+        /// With `--target relative`: train every config slower than this ratio to its
+        /// instance's best as this ratio, so the network spends itself on ordering the
+        /// fast configs, which is what choosing needs (e.g. 2; default: no cap).
+        #[arg(long, value_name = "RATIO")]
+        cap: Option<f64>,
         /// Scale the inputs that span orders of magnitude (extents, tile sizes, working
         /// sets) by their logarithm before min-max scaling, so that tiles of 8 and 64 differ
         /// as much to the network as 128 and 1024.
@@ -788,6 +793,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             hidden,
             dropout,
             weight_decay,
+            cap,
             log_inputs,
             val_by,
             seed,
@@ -803,6 +809,15 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             if !(0.0..1.0).contains(&weight_decay) {
                 return Err(Error::Usage(format!("--weight-decay {weight_decay}: must lie in [0, 1)")));
+            }
+            match cap {
+                Some(_) if target != Target::Relative => {
+                    return Err(Error::Usage(format!("--cap needs --target relative, not {target}")));
+                }
+                Some(c) if c.is_nan() || c <= 1.0 => {
+                    return Err(Error::Usage(format!("--cap {c}: must be a ratio above 1")));
+                }
+                _ => {}
             }
             let cfg = TrainConfig {
                 feature_set: set,
@@ -820,6 +835,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 seed,
                 ensemble: ensemble as usize,
                 stop_on,
+                cap,
                 ..TrainConfig::default()
             };
             let gate = GateArgs { kernels: kernel_files(&kernels)?, assumed_tn: gate_tn };

@@ -128,6 +128,10 @@ fn file_problems_are_reported() {
     assert!(!ok && err.contains("--hidden"), "{err}");
     let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--weight-decay", "1.5"]);
     assert!(!ok && err.contains("--weight-decay 1.5: must lie in [0, 1)"), "{err}");
+    let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--cap", "2"]);
+    assert!(!ok && err.contains("--cap needs --target relative"), "{err}");
+    let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--target", "relative", "--cap", "1"]);
+    assert!(!ok && err.contains("--cap 1: must be a ratio above 1"), "{err}");
     let (ok, _, err) = tss(&["train", "--data", "x.csv", "--out", "/tmp/never", "--val-by", "family"]);
     assert!(!ok && err.contains("instance or kernel"), "{err}");
 }
@@ -354,4 +358,22 @@ fn train_takes_both_modes_only_with_the_set_that_tells_them_apart() {
     assert_eq!(meta["data"]["instances"], instances(&serial) + instances(&parallel));
     let names: Vec<&str> = meta["feature_names"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
     assert_eq!(&names[names.len() - 3..], ["LOG_THREADS", "LOG_PAR_UNITS", "PAR_IDLE"]);
+}
+
+#[test]
+fn a_capped_model_records_its_cap_and_still_ranks() {
+    let z = "data/amd-epyc-avx512-l2-1m/harness3-constant";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(format!("{z}/machine.json"), dir.path().join("machine.json")).unwrap();
+    let serial = write(&dir, "s.csv", &head_rows(&format!("{z}/corpus-serial-train.csv"), 400));
+    let out = dir.path().join("m");
+    let out = out.to_str().unwrap();
+    let args = ["train", "--data", &serial, "--out", out, "--set", "vector", "--target", "relative"];
+    let (ok, _, err) = tss(&[&args[..], &["--cap", "2", "--epochs", "3"]].concat());
+    assert!(ok, "{err}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{out}/model.json")).unwrap()).unwrap();
+    assert_eq!(meta["config"]["cap"], 2.0);
+    let (ok, report, err) = tss(&["eval", "--model", out, "--data", &serial, "--train", &serial]);
+    assert!(ok && report.contains("T1"), "{err}");
 }

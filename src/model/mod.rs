@@ -331,6 +331,12 @@ pub struct TrainConfig {
     /// Models saved before `loss` existed used Huber.
     #[serde(default)]
     pub loss: Loss,
+    /// Relative target only: ratios to the instance's best above this are
+    /// trained as this ratio. Choosing needs the order of the fast configs;
+    /// uncapped, the loss spends the network on how much slower a config
+    /// 5x or 20x off the best is. Models saved before it had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap: Option<f64>,
 }
 
 fn one() -> usize {
@@ -338,6 +344,13 @@ fn one() -> usize {
 }
 
 impl TrainConfig {
+    /// The regressed value of a row (see [`Target::encode`]), clipped at
+    /// the log of [`TrainConfig::cap`].
+    pub fn encode(&self, seconds: f64, instance_best: f64) -> f32 {
+        let y = self.target.encode(seconds, instance_best);
+        self.cap.map_or(y, |c| y.min(c.ln() as f32))
+    }
+
     /// What a prediction is, as reports print it after the number: ` s`
     /// (seconds), `x` (a ratio to the instance's fastest config, for the
     /// relative target), or nothing (a pairwise score: lower is faster).
@@ -370,6 +383,7 @@ impl Default for TrainConfig {
             ensemble: 1,
             stop_on: StopOn::Ranking,
             loss: Loss::Huber,
+            cap: None,
         }
     }
 }
@@ -417,6 +431,19 @@ mod tests {
             assert_eq!(t.to_string().parse::<Target>().unwrap(), t);
         }
         assert!((Target::Relative.decode(Target::Relative.encode(0.3, 0.1)) - 3.0).abs() < 1e-5, "a ratio");
+    }
+
+    #[test]
+    fn a_cap_clips_only_the_slow_rows() {
+        let cfg = TrainConfig { target: Target::Relative, cap: Some(2.0), ..TrainConfig::default() };
+        assert!((cfg.encode(0.15, 0.1) - 1.5f32.ln()).abs() < 1e-6, "below the cap: the ratio");
+        assert!((cfg.encode(0.9, 0.1) - 2f32.ln()).abs() < 1e-6, "9x is trained as 2x");
+        let uncapped = TrainConfig { cap: None, ..cfg.clone() };
+        assert!((uncapped.encode(0.9, 0.1) - 9f32.ln()).abs() < 1e-5);
+        // A model.json without the field loads uncapped, and none is written.
+        let v = serde_json::to_value(&uncapped).unwrap();
+        assert!(v.get("cap").is_none());
+        assert_eq!(serde_json::from_value::<TrainConfig>(v).unwrap().cap, None);
     }
 }
 

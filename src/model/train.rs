@@ -117,7 +117,7 @@ fn encode(samples: &[Sample], normalizer: &Normalizer, cfg: &TrainConfig) -> (Ve
         let f = fastest.entry(s.group.as_str()).or_insert(f64::INFINITY);
         *f = f.min(s.seconds);
     }
-    let ys = samples.iter().map(|s| cfg.target.encode(s.seconds, fastest[s.group.as_str()])).collect();
+    let ys = samples.iter().map(|s| cfg.encode(s.seconds, fastest[s.group.as_str()])).collect();
     (xs, ys)
 }
 
@@ -599,7 +599,13 @@ fn check_loss(cfg: &TrainConfig) -> Result<(), String> {
     if cfg.loss == Loss::Pairwise && cfg.target == Target::Time {
         return Err("the pairwise loss needs a log target (--target relative or log-time), not time".into());
     }
-    Ok(())
+    match cfg.cap {
+        Some(_) if cfg.target != Target::Relative => {
+            Err(format!("--cap needs --target relative (a ratio to the instance's best), not {}", cfg.target))
+        }
+        Some(c) if c.is_nan() || c <= 1.0 => Err(format!("--cap {c}: must be a ratio above 1")),
+        _ => Ok(()),
+    }
 }
 
 /// Mean Huber loss of predictions against targets.
