@@ -330,13 +330,18 @@ fn head_rows(path: &str, n: usize) -> String {
     text.lines().take(n + 1).map(|l| format!("{l}\n")).collect()
 }
 
+/// The first 400 rows of the Zen 5's `corpus-{mode}-train.csv` as `dir/{mode}.csv`, beside that
+/// machine's `machine.json` (so training knows the platform).
+fn zen5_rows(dir: &tempfile::TempDir, mode: &str) -> String {
+    let z = "data/amd-epyc-avx512-l2-1m/harness3-constant";
+    std::fs::copy(format!("{z}/machine.json"), dir.path().join("machine.json")).unwrap();
+    write(dir, &format!("{mode}.csv"), &head_rows(&format!("{z}/corpus-{mode}-train.csv"), 400))
+}
+
 #[test]
 fn train_takes_both_modes_only_with_the_set_that_tells_them_apart() {
-    let z = "data/amd-epyc-avx512-l2-1m/harness3-constant";
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(format!("{z}/machine.json"), dir.path().join("machine.json")).unwrap();
-    let serial = write(&dir, "s.csv", &head_rows(&format!("{z}/corpus-serial-train.csv"), 400));
-    let parallel = write(&dir, "p.csv", &head_rows(&format!("{z}/corpus-parallel-train.csv"), 400));
+    let (serial, parallel) = (zen5_rows(&dir, "serial"), zen5_rows(&dir, "parallel"));
     let both = format!("{serial},{parallel}");
     let out = dir.path().join("m");
     let out = out.to_str().unwrap();
@@ -362,10 +367,8 @@ fn train_takes_both_modes_only_with_the_set_that_tells_them_apart() {
 
 #[test]
 fn a_capped_model_records_its_cap_and_still_ranks() {
-    let z = "data/amd-epyc-avx512-l2-1m/harness3-constant";
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(format!("{z}/machine.json"), dir.path().join("machine.json")).unwrap();
-    let serial = write(&dir, "s.csv", &head_rows(&format!("{z}/corpus-serial-train.csv"), 400));
+    let serial = zen5_rows(&dir, "serial");
     let out = dir.path().join("m");
     let out = out.to_str().unwrap();
     let args = ["train", "--data", &serial, "--out", out, "--set", "vector", "--target", "relative"];
