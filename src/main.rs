@@ -810,15 +810,6 @@ fn run(cli: Cli) -> Result<(), Error> {
             if !(0.0..1.0).contains(&weight_decay) {
                 return Err(Error::Usage(format!("--weight-decay {weight_decay}: must lie in [0, 1)")));
             }
-            match cap {
-                Some(_) if target != Target::Relative => {
-                    return Err(Error::Usage(format!("--cap needs --target relative, not {target}")));
-                }
-                Some(c) if c.is_nan() || c <= 1.0 => {
-                    return Err(Error::Usage(format!("--cap {c}: must be a ratio above 1")));
-                }
-                _ => {}
-            }
             let cfg = TrainConfig {
                 feature_set: set,
                 target,
@@ -838,6 +829,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 cap,
                 ..TrainConfig::default()
             };
+            cfg.check_cap().map_err(Error::Usage)?;
             let gate = GateArgs { kernels: kernel_files(&kernels)?, assumed_tn: gate_tn };
             train(&data, &out, cfg, test.as_deref(), pool_machines, &gate)
         }

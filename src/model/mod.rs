@@ -351,6 +351,18 @@ impl TrainConfig {
         self.cap.map_or(y, |c| y.min(c.ln() as f32))
     }
 
+    /// Why [`TrainConfig::cap`] cannot apply: it needs the relative
+    /// target (a ratio) and a ratio above 1.
+    pub fn check_cap(&self) -> Result<(), String> {
+        match self.cap {
+            Some(_) if self.target != Target::Relative => {
+                Err(format!("--cap needs --target relative (a ratio to the instance's best), not {}", self.target))
+            }
+            Some(c) if c.is_nan() || c <= 1.0 => Err(format!("--cap {c}: must be a ratio above 1")),
+            _ => Ok(()),
+        }
+    }
+
     /// What a prediction is, as reports print it after the number: ` s`
     /// (seconds), `x` (a ratio to the instance's fastest config, for the
     /// relative target), or nothing (a pairwise score: lower is faster).

@@ -599,13 +599,7 @@ fn check_loss(cfg: &TrainConfig) -> Result<(), String> {
     if cfg.loss == Loss::Pairwise && cfg.target == Target::Time {
         return Err("the pairwise loss needs a log target (--target relative or log-time), not time".into());
     }
-    match cfg.cap {
-        Some(_) if cfg.target != Target::Relative => {
-            Err(format!("--cap needs --target relative (a ratio to the instance's best), not {}", cfg.target))
-        }
-        Some(c) if c.is_nan() || c <= 1.0 => Err(format!("--cap {c}: must be a ratio above 1")),
-        _ => Ok(()),
-    }
+    cfg.check_cap()
 }
 
 /// Mean Huber loss of predictions against targets.
