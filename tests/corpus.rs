@@ -74,6 +74,27 @@ fn tensor() {
     check_family("tensor");
 }
 
+/// A packed buffer's rows are as long as the tile or as the reads' span,
+/// whichever is shorter: batched-matmul's `B[b][k][j]` under 256-wide tiles
+/// at NB = 3, NK = 11 and NJ = 17 is a 3x11x17 box, not 256x256x256 with
+/// 17 used elements in each 256-long row.
+#[test]
+fn packed_buffers_are_no_wider_than_the_reads() {
+    let kernel = root().join("corpus/tensor/batched-matmul.c");
+    let src = std::fs::read_to_string(&kernel).unwrap();
+    let opts = TileOptions { config: "256:1x8x1x1/pack/v2".parse().unwrap(), ..TileOptions::default() };
+    let code = tss::tile_source(&kernel, &src, &opts).unwrap().0;
+    let alloc = code.lines().find(|l| l.contains("__builtin_malloc")).unwrap_or_else(|| panic!("no buffer: {code}"));
+    for (tile, reads) in [("TSS_T1", "NB"), ("TSS_T4", "NK"), ("TSS_T3", "NJ")] {
+        let width = format!("tss_min({tile}, tss_max({reads}, 1))");
+        assert!(alloc.contains(&width), "{width} is not in {alloc}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let tiled = dir.path().join("tiled.c");
+    std::fs::write(&tiled, &code).unwrap();
+    assert_eq!(run(&tiled, &dir.path().join("tiled")), run(&kernel, &dir.path().join("orig")));
+}
+
 #[test]
 fn nn() {
     check_family("nn");

@@ -32,7 +32,7 @@
 
 use std::collections::BTreeMap;
 
-use isl_rs::{Context, Set, UnionMap, UnionSet};
+use isl_rs::{Context, Set, UnionMap, UnionSet, Val};
 
 use super::expr::ExprPrinter;
 use super::scalar;
@@ -240,11 +240,30 @@ pub fn plan(
             None => tile.insert(Tile::new(ctx, scop, part, q)?),
         };
         let Some(footprint) = tile.footprint(ctx, scop, &g)? else { continue };
+        let widths = capped(widths, &tile.extents(ctx, scop, &g));
         let key = g.key.iter().map(|m| m.map(|m| band.names[m].clone())).collect();
         out.push(Packed { array: g.array, key, buffer: format!("tss_p{next}"), perm, widths, footprint });
         *next += 1;
     }
     Ok(out)
+}
+
+/// Each buffer width bounded by the extent the group's reads span in that
+/// dimension over the whole part, where that is known. A tile larger than
+/// its loop (256 over batched-matmul's NJ = 29) would otherwise lay each
+/// buffer row out 256 elements apart, spreading 29 used ones per row over
+/// 8.8x the lines and pages. Every footprint lies within that extent, so the
+/// narrower buffer still holds it. `tss_max` keeps the width positive where
+/// no read runs at all (the buffer is then allocated but unused).
+fn capped(widths: Vec<String>, extents: &[Option<String>]) -> Vec<String> {
+    widths
+        .into_iter()
+        .zip(extents)
+        .map(|(w, extent)| match extent {
+            Some(e) if w.contains("TSS_T") => format!("tss_min({w}, tss_max({e}, 1))"),
+            _ => w,
+        })
+        .collect()
 }
 
 /// The band member of the innermost point loop of the band whose innermost
@@ -299,17 +318,7 @@ impl<'a> Tile<'a> {
     /// and the parameters. `None` when ISL's answer is too piecewise to be
     /// worth printing.
     fn footprint(&self, ctx: &Context, scop: &Scop, group: &Group) -> Result<Option<Footprint>, PolyError> {
-        let reads: Vec<String> = group
-            .reads
-            .iter()
-            .map(|&(s, k)| {
-                let stmt = &scop.statements[s];
-                let subs: Vec<String> = stmt.accesses[k].subscripts.iter().map(|e| e.isl()).collect();
-                format!("{} -> {}[{}]", stmt.tuple(), group.array, subs.join(", "))
-            })
-            .collect();
-        let reads =
-            UnionMap::read_from_str(ctx, &format!("[{}] -> {{ {} }}", scop.params.join(", "), reads.join("; ")))?;
+        let reads = reads_map(ctx, scop, group)?;
         let touched =
             self.schedule.copy()?.reverse()?.apply_range(reads)?.intersect_domain(self.fix.copy()?)?.range()?;
         if touched.n_set()? != 1 {
@@ -338,6 +347,43 @@ impl<'a> Tile<'a> {
         }
         Ok(Some(Footprint { lo, hi, guard }))
     }
+
+    /// Per dimension of the array, how many indices the group's reads
+    /// span in the whole part (highest minus lowest plus one), as C text
+    /// over the parameters; `None` where ISL's answer is missing or too
+    /// piecewise.
+    fn extents(&self, ctx: &Context, scop: &Scop, group: &Group) -> Vec<Option<String>> {
+        let rank = group.subs.first().map_or(0, Vec::len);
+        let all = (|| -> Result<Option<Set>, PolyError> {
+            let all = self.schedule.copy()?.domain()?.apply(reads_map(ctx, scop, group)?)?;
+            Ok(if all.n_set()? == 1 { Some(Set::from_union_set(all)?) } else { None })
+        })();
+        let Ok(Some(all)) = all else { return vec![None; rank] };
+        let printer = ExprPrinter { dims: self.dims, shift: &[] };
+        let extent = |d: i32| -> Result<Option<String>, PolyError> {
+            let span = all.copy()?.dim_max(d)?.sub(all.copy()?.dim_min(d)?)?.add_constant_val(Val::one(ctx)?)?;
+            if span.n_piece()? > MAX_PIECES {
+                return Ok(None);
+            }
+            let build = AstBuild::from_context(all.copy()?.params()?)?;
+            Ok(Some(printer.print(&build.expr_from_pw_aff(ctx, span)?)?))
+        };
+        (0..rank as i32).map(|d| extent(d).ok().flatten()).collect()
+    }
+}
+
+/// The reads of `group` as one map from statement instances to elements.
+fn reads_map(ctx: &Context, scop: &Scop, group: &Group) -> Result<UnionMap, PolyError> {
+    let reads: Vec<String> = group
+        .reads
+        .iter()
+        .map(|&(s, k)| {
+            let stmt = &scop.statements[s];
+            let subs: Vec<String> = stmt.accesses[k].subscripts.iter().map(|e| e.isl()).collect();
+            format!("{} -> {}[{}]", stmt.tuple(), group.array, subs.join(", "))
+        })
+        .collect();
+    Ok(UnionMap::read_from_str(ctx, &format!("[{}] -> {{ {} }}", scop.params.join(", "), reads.join("; ")))?)
 }
 
 impl Packed {
@@ -525,6 +571,13 @@ mod tests {
         assert_eq!(layout(&[vec![Member(1, 0), Member(2, 0)], vec![Member(1, 0), Constant(0)]], 1), None);
         // A constant row: one slot per distinct constant.
         assert_eq!(layout(&[vec![Member(1, 0), Constant(3)], vec![Member(1, 0), Constant(5)]], 1).unwrap().1[1], "3");
+    }
+
+    #[test]
+    fn buffer_widths_are_capped_by_the_reads_extent() {
+        let widths = vec!["TSS_T2".into(), "TSS_T3 + 1".into(), "3".into()];
+        let capped = capped(widths, &[Some("N".into()), None, Some("M".into())]);
+        assert_eq!(capped, ["tss_min(TSS_T2, tss_max(N, 1))", "TSS_T3 + 1", "3"]);
     }
 
     #[test]
