@@ -16,9 +16,15 @@ generated once by either binary and compared.
           and cubic 32, 64, 128; prints per-config new/old ratios and their
           geometric mean, and best-of-set new/old per kernel
 
+With `--binding-caps`, `stale` keeps only the rows whose code the packed
+buffer width cap of session 48 changes in effect: every `/pack` config's text
+changed, but its buffers are narrower only where a tile exceeds its reads'
+extent at the row's sizes.
+
 Run `time` on a quiet machine (nothing building).
 
   scripts/codegen_change.py stale --old /tmp/tss-old data/<machine>/harness2-constant/*.csv
+  scripts/codegen_change.py stale --binding-caps --delete --old <7e555a6^ build> data/<machine>/harness3-constant/corpus-*.csv
   scripts/codegen_change.py time --old /tmp/tss-old --csv data/<machine>/harness2-constant/corpus-serial-test.csv
 """
 
@@ -26,6 +32,7 @@ import argparse
 import csv
 import json
 import math
+import re
 import statistics
 import subprocess
 import sys
@@ -91,6 +98,46 @@ def changed_keys(old, new, files, rows):
     return out
 
 
+def call_args(s, i):
+    """The comma-separated arguments of the C call whose `(` is at s[i]."""
+    depth, out, start = 0, [], i + 1
+    for k in range(i, len(s)):
+        if s[k] == "(":
+            depth += 1
+        elif s[k] == ")":
+            depth -= 1
+            if depth == 0:
+                return out + [s[start:k].strip()]
+        elif s[k] == "," and depth == 1:
+            out.append(s[start:k].strip())
+            start = k + 1
+    return out
+
+
+def buffer_caps(code):
+    """The `(width, extent)` C texts of each packed buffer width that is
+    capped by its reads' extent, `tss_min(W, tss_max(E, 1))` (session 48)."""
+    out = []
+    for line in code.splitlines():
+        if "__builtin_malloc" in line:
+            for m in re.finditer(r"tss_min\(", line):
+                a = call_args(line, m.end() - 1)
+                if len(a) == 2 and "TSS_T" in a[0] and a[1].startswith("tss_max("):
+                    out.append((a[0], a[1]))
+    return out
+
+
+C_FUNCS = {"tss_min": min, "tss_max": max, "tss_floord": lambda n, d: n // d, "tss_ceild": lambda n, d: -(-n // d)}
+
+
+def cap_binds(row, caps):
+    """Whether a buffer cap narrows a width at the row's tile and problem sizes."""
+    tiles = row["tile"].split("/")[0].partition(":")[0].split("x")
+    env = dict(C_FUNCS, **{f"TSS_T{k + 1}": int(t) for k, t in enumerate(tiles)})
+    env.update((n, int(v)) for n, _, v in (kv.partition("=") for kv in row["sizes"].split(",")))
+    return any(eval(e, {}, env) < eval(w, {}, env) for w, e in caps)
+
+
 def read_rows(path):
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
@@ -108,11 +155,19 @@ def cmd_stale(args):
     for kernel, keys in by_kernel.items():
         shown = ", ".join(f"{k[0] or '1'}{'/' + k[1] if k[1] else ''}" for k in keys)
         print(f"{kernel}: {shown}")
+    caps = {}
+    if args.binding_caps:
+        caps = {pair: buffer_caps(generate(args.new, files[pair[0]], pair[1])) for pair in changed}
+
+    def is_stale(r):
+        pair = (r["kernel"], code_key(r["tile"]))
+        return pair in changed and (not args.binding_caps or cap_binds(r, caps[pair]))
+
     for path, (fields, rows) in tables.items():
-        stale = [r for r in rows if (r["kernel"], code_key(r["tile"])) in changed]
+        stale = [r for r in rows if is_stale(r)]
         print(f"{path}: {len(stale)} of {len(rows)} rows stale")
         if args.delete and stale:
-            keep = [r for r in rows if (r["kernel"], code_key(r["tile"])) not in changed]
+            keep = [r for r in rows if not is_stale(r)]
             with open(path, "w", newline="") as f:
                 w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
                 w.writeheader()
@@ -174,6 +229,9 @@ def main():
     s = sub.add_parser("stale", help="rows whose code changed")
     s.add_argument("csv", nargs="+")
     s.add_argument("--delete", action="store_true", help="rewrite the files without the stale rows")
+    s.add_argument("--binding-caps", action="store_true",
+                   help="only rows where the new code narrows a packed buffer (session 48's width cap) "
+                        "at the row's sizes: elsewhere the new code runs as the old")
     t = sub.add_parser("time", help="time old and new code of the changed kernels side by side")
     t.add_argument("--csv", required=True, help="a test file: instances and configs to time")
     t.add_argument("--kernels", help="comma-separated subset")
