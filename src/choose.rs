@@ -240,7 +240,11 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let predicted = model.predict(&rows);
     // T6-Search times one of each kind of code first ([`search_order`]).
     let best = match opts.strategy {
-        Strategy::T6Search => keep_diverse(&predicted, |k| variants[k].search_class(d)),
+        Strategy::T6Search => keep_diverse(
+            &predicted,
+            |k| variants[k].search_class(d),
+            variants.iter().position(|v| matches!(v, Variant::Untiled)),
+        ),
         _ => keep_best(&predicted),
     };
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);

@@ -240,7 +240,7 @@ fn guided_picks(
 /// each kind first.
 fn pick_order(configs: &[Config], score: &[f64], d: usize, diverse: bool) -> Vec<usize> {
     if diverse {
-        crate::select::search_order(score, |k| configs[k].search_class(d))
+        crate::select::search_order(score, |k| configs[k].search_class(d), None)
     } else {
         crate::select::ranked(score)
     }

@@ -128,7 +128,7 @@ impl Record {
 
 /// The feature set rows store: the widest. Files written before a set
 /// existed lack its columns, and their rows serve the narrower sets only.
-pub const STORED: FeatureSet = FeatureSet::Parallel;
+pub const STORED: FeatureSet = FeatureSet::Source;
 
 pub fn header() -> Vec<String> {
     let feats = STORED.names().into_iter().map(|n| format!("f_{n}"));

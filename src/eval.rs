@@ -238,10 +238,11 @@ pub fn evaluate(
         let baseline = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok).and_then(|r| r.time_median);
         let kept = keep_best(&pred);
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
-        let mut order = search_order(&pred, |k| classes[k]);
+        let original = cands.iter().position(|r| r.tile == UNTILED);
+        let mut order = search_order(&pred, |k| classes[k], original);
         let key = (kernel.clone(), rows[0].mode.clone(), sizes.clone());
         let gated = model.meta.gate.as_ref().zip(traits.get(&key)).is_some_and(|(g, t)| g.fires(t));
-        let untiled = cands.iter().position(|r| r.tile == UNTILED).filter(|_| gated);
+        let untiled = original.filter(|_| gated);
         if let Some(u) = untiled {
             order.retain(|&k| k != u);
             order.insert(0, u);
@@ -572,7 +573,7 @@ mod tests {
             best: 1.0,
             baseline: None,
             scores: BTreeMap::new(),
-            search_order: search_order(&pred, class),
+            search_order: search_order(&pred, class, None),
             candidates,
             t1_tile: "64x64:4x1".into(),
         };

@@ -147,7 +147,7 @@ enum Command {
         #[arg(long, value_name = "CONFIG")]
         tile: Vec<String>,
         /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers`, `scop`, `traffic`, `sink`,
-        /// `conflict`, `pack`, `vector` or `parallel`.
+        /// `conflict`, `pack`, `vector`, `parallel` or `source`.
         #[arg(long, default_value = "paper")]
         set: FeatureSet,
         /// One JSON array of {name: value} objects, one per tile.
@@ -264,7 +264,9 @@ enum Command {
         /// `vector` (`pack` and the vector register tile's width, rows and register use;
         /// `predict` then ranks `/vG` configs) or `parallel` (`vector` and the threads, the
         /// units of work the parallel loop hands out and the idle share of a static schedule;
-        /// the one set that may train on serial and parallel rows together).
+        /// the first set that may train on serial and parallel rows together) or `source`
+        /// (`parallel` and the untiled code's innermost-loop strides and the tiled band's
+        /// skewed members: whether tiling pays at all).
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`

@@ -115,6 +115,15 @@ pub enum FeatureSet {
     /// outside the band), and the fraction of thread slots a static
     /// schedule leaves idle (one tile on two threads: 0.5).
     Parallel,
+    /// `parallel`, then what decides whether tiling pays at all, the same
+    /// for every config of a kernel: the stride-1, strided and reduction
+    /// references along the loop the *untiled* code runs innermost (the
+    /// locality columns describe the tiler's intra-tile order, which the
+    /// untiled row does not run), and how many members of the tiled band
+    /// are skewed (a skewed tile's point loops have bounds that move with
+    /// the outer ones). Held out by family, the untiled-or-tiled call is
+    /// about a third of the first pick's error (README, "Results").
+    Source,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -132,8 +141,9 @@ const CONFLICT_EXTRA: [&str; 2] = ["CONFLICT_1", "CONFLICT_2"];
 const PACK_EXTRA: [&str; 1] = ["PACKED"];
 const VECTOR_EXTRA: [&str; 3] = ["V_GROUPS", "V_ROWS", "V_FILL"];
 const PARALLEL_EXTRA: [&str; 3] = ["LOG_THREADS", "LOG_PAR_UNITS", "PAR_IDLE"];
+const SOURCE_EXTRA: [&str; 4] = ["SRC_UNIT", "SRC_STRIDED", "SRC_REDUCTIONS", "SKEWED"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 9] = [
+const WIDER: [(FeatureSet, &[&str]); 10] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
@@ -143,6 +153,7 @@ const WIDER: [(FeatureSet, &[&str]); 9] = [
     (FeatureSet::Pack, &PACK_EXTRA),
     (FeatureSet::Vector, &VECTOR_EXTRA),
     (FeatureSet::Parallel, &PARALLEL_EXTRA),
+    (FeatureSet::Source, &SOURCE_EXTRA),
 ];
 
 impl FeatureSet {
@@ -199,6 +210,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Pack => "pack",
             FeatureSet::Vector => "vector",
             FeatureSet::Parallel => "parallel",
+            FeatureSet::Source => "source",
         })
     }
 }
@@ -217,8 +229,9 @@ impl FromStr for FeatureSet {
             "pack" => Ok(FeatureSet::Pack),
             "vector" => Ok(FeatureSet::Vector),
             "parallel" => Ok(FeatureSet::Parallel),
+            "source" => Ok(FeatureSet::Source),
             _ => Err(format!(
-                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector or parallel)"
+                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector, parallel or source)"
             )),
         }
     }
@@ -317,6 +330,9 @@ pub struct Kernel {
     /// summed: the loops the untiled original runs innermost, which
     /// `locality` (the intra-tile order) does not describe ([`crate::gate`]).
     pub untiled_inner: Locality,
+    /// Members of the dominant band whose schedule row mixes iterators
+    /// (time-skewed stencils).
+    skewed: u32,
     /// Operand count: reads + 1.
     pub on: u32,
     /// ISL set of the feature loops' values over the dominant statement's domain.
@@ -403,6 +419,7 @@ impl Kernel {
         });
         let reads = stmt.accesses.iter().filter(|a| !a.write).count() as u32;
         let untiled_inner = untiled_locality(scop);
+        let skewed = rows.iter().filter(|r| single_iterator(r).is_none()).count() as u32;
 
         let member_set = member_set(scop, stmt, &rows, &loop_members);
         let structure = loop_structure(scop, stmt, &rows, &loop_members)?;
@@ -432,6 +449,7 @@ impl Kernel {
             structure,
             locality,
             untiled_inner,
+            skewed,
             on: reads + 1,
             member_set,
             spans,
@@ -539,6 +557,10 @@ impl Kernel {
         }
         if set >= FeatureSet::Parallel {
             v.extend(self.parallel_extra(shape, (!untiled).then_some(config)));
+        }
+        if set >= FeatureSet::Source {
+            let l = self.untiled_inner;
+            v.extend([l.rp + l.wp, l.rnp + l.wnp, l.wi, self.skewed].map(f64::from));
         }
         v
     }

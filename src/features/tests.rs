@@ -419,3 +419,34 @@ fn the_parallel_set_counts_the_units_the_threads_share() {
     let v = j.kernel.vector(FeatureSet::Parallel, &shape, Some(&"50x64".parse().unwrap()), &c);
     assert_eq!(at(&v, "LOG_PAR_UNITS"), 2f64.ln_1p(), "t: 100 / 50 = 2 tiles, fewer than c's");
 }
+
+#[test]
+fn the_source_set_describes_the_untiled_loops_and_the_skew() {
+    let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
+    let names = FeatureSet::Source.names();
+    let cols = |a: &Analysis, sizes: &str, cfg: Option<&str>| {
+        let shape = a.shape(&Sizes::parse(&a.scop.params, sizes).unwrap(), 512, 1).unwrap();
+        let cfg: Option<Config> = cfg.map(|s| s.parse().unwrap());
+        let v = a.kernel.vector(FeatureSet::Source, &shape, cfg.as_ref(), &c);
+        assert_eq!(v.len(), FeatureSet::Source.len());
+        assert_eq!(
+            &v[..FeatureSet::Parallel.len()],
+            &a.kernel.vector(FeatureSet::Parallel, &shape, cfg.as_ref(), &c)[..]
+        );
+        ["SRC_UNIT", "SRC_STRIDED", "SRC_REDUCTIONS", "SKEWED"].map(|n| v[names.iter().position(|x| *x == n).unwrap()])
+    };
+    let load = |rel: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+        analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap()
+    };
+    // matmul runs k innermost as written: A[i][k] at stride 1, B[k][j]
+    // strided, C[i][j] a reduction; i, j, k are tiled unskewed. Every config
+    // of the kernel, and the untiled row, carries the same columns.
+    let m = load("polybench/paper/matmul.c");
+    assert_eq!(cols(&m, "NI=500,NJ=400,NK=300", Some("64x32x16:4x1x1")), [1.0, 1.0, 1.0, 0.0]);
+    assert_eq!(cols(&m, "NI=500,NJ=400,NK=300", None), [1.0, 1.0, 1.0, 0.0]);
+    // jacobi-1d's band tiles the time loop and a skewed space loop.
+    let j = load("corpus/stencils/jacobi-1d.c");
+    let [.., skewed] = cols(&j, "T=100,N=1000", Some("50x64"));
+    assert!(skewed >= 1.0, "jacobi-1d's space member is skewed by time");
+}

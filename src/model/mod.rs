@@ -486,11 +486,11 @@ pub fn fit(
     let list = data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>();
     let records = crate::dataset::load_all(data)?;
     let modes: BTreeSet<&str> = records.iter().map(|r| r.mode.as_str()).collect();
-    // Only the `parallel` set tells the modes apart (LOG_THREADS): the
+    // Only sets from `parallel` on tell the modes apart (LOG_THREADS): the
     // narrower ones would see one config with two unrelated times.
     if modes.len() > 1 && cfg.feature_set < crate::features::FeatureSet::Parallel {
         return Err(format!(
-            "{} mixes serial and parallel rows; train one mode at a time, or both with --set parallel",
+            "{} mixes serial and parallel rows; train one mode at a time, or both with --set parallel or wider",
             list.join(", ")
         ));
     }
