@@ -191,6 +191,7 @@ def main():
                          "parallel training rows (the training file may hold serial rows too, for --set parallel)")
     ap.add_argument("--weight-decay", default="0", help="L2 penalty on the weights")
     ap.add_argument("--cap", default="", help="relative target: train ratios above this as this ratio (tss train --cap)")
+    ap.add_argument("--untiled-weight", default="1", help="train each untiled row this many times per epoch (tss train --untiled-weight)")
     ap.add_argument("--seed", default="42", help="seed of the validation split and the first network")
     ap.add_argument("--jobs", type=int, default=1, help="folds trained at once (each network uses about one core)")
     ap.add_argument("--val-by", default="instance", help="early stopping's validation split: instance or kernel")
@@ -249,7 +250,8 @@ def main():
                  "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr, "--epochs", args.epochs,
                  "--weight-decay", args.weight_decay, "--val-by", args.val_by, "--patience", args.patience,
                  "--seed", args.seed]
-                + (["--log-inputs"] if args.log_inputs else []) + (["--cap", args.cap] if args.cap else []) + kernels)
+                + (["--log-inputs"] if args.log_inputs else []) + (["--cap", args.cap] if args.cap else [])
+                + (["--untiled-weight", args.untiled_weight] if args.untiled_weight != "1" else []) + kernels)
             consts = trp
             if args.parallel:
                 consts = os.path.join(tmp, "train-parallel.csv")

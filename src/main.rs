@@ -300,6 +300,11 @@ enum Command {
         /// fast configs, which is what choosing needs (e.g. 2; default: no cap).
         #[arg(long, value_name = "RATIO")]
         cap: Option<f64>,
+        /// Train on each instance's untiled-original row this many times per epoch
+        /// (one row among dozens of tiles, yet "do not tile" is the call held-out kernels
+        /// get most wrong; Huber loss only).
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        untiled_weight: u32,
         /// Scale the inputs that span orders of magnitude (extents, tile sizes, working
         /// sets) by their logarithm before min-max scaling, so that tiles of 8 and 64 differ
         /// as much to the network as 128 and 1024.
@@ -796,6 +801,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             dropout,
             weight_decay,
             cap,
+            untiled_weight,
             log_inputs,
             val_by,
             seed,
@@ -829,9 +835,15 @@ fn run(cli: Cli) -> Result<(), Error> {
                 ensemble: ensemble as usize,
                 stop_on,
                 cap,
+                untiled_weight: untiled_weight.max(1) as usize,
                 ..TrainConfig::default()
             };
             cfg.check_cap().map_err(Error::Usage)?;
+            if cfg.untiled_weight > 1 && cfg.loss == Loss::Pairwise {
+                return Err(Error::Usage(
+                    "--untiled-weight weighs rows of the Huber loss; --loss pairwise has none".into(),
+                ));
+            }
             let gate = GateArgs { kernels: kernel_files(&kernels)?, assumed_tn: gate_tn };
             train(&data, &out, cfg, test.as_deref(), pool_machines, &gate)
         }

@@ -337,6 +337,16 @@ pub struct TrainConfig {
     /// 5x or 20x off the best is. Models saved before it had none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cap: Option<f64>,
+    /// Each epoch trains on the untiled original's rows this many times
+    /// (1: once, like every row). An instance has one untiled row among
+    /// dozens of tiles, yet whether tiling pays at all is the call held-out
+    /// kernels get most wrong (README, "The untiled call"). Huber loss only.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub untiled_weight: usize,
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 fn one() -> usize {
@@ -396,6 +406,7 @@ impl Default for TrainConfig {
             stop_on: StopOn::Ranking,
             loss: Loss::Huber,
             cap: None,
+            untiled_weight: 1,
         }
     }
 }

@@ -30,6 +30,8 @@ pub struct Sample {
     pub x: Vec<f64>,
     /// Measured seconds (median of the runs).
     pub seconds: f64,
+    /// The row times the untiled original (see [`TrainConfig::untiled_weight`]).
+    pub untiled: bool,
 }
 
 /// How many distinct instances `samples` come from.
@@ -44,7 +46,12 @@ pub fn samples(records: &[Record], set: FeatureSet) -> Vec<Sample> {
         .iter()
         .filter(|r| r.is_candidate(set))
         .filter_map(|r| {
-            Some(Sample { group: r.instance_key(), x: r.features_of(set).to_vec(), seconds: r.time_median? })
+            Some(Sample {
+                group: r.instance_key(),
+                x: r.features_of(set).to_vec(),
+                seconds: r.time_median?,
+                untiled: r.tile == crate::harness::UNTILED,
+            })
         })
         .collect()
 }
@@ -91,6 +98,8 @@ struct Split<'a> {
     /// where a pairwise loss finds its pairs.
     train_groups: Vec<Vec<usize>>,
     val_groups: Vec<Vec<usize>>,
+    /// The untiled original's rows among `train`.
+    train_untiled: Vec<usize>,
 }
 
 impl Split<'_> {
@@ -129,8 +138,17 @@ impl<'a> Split<'a> {
         let position: std::collections::HashMap<usize, usize> = val.iter().enumerate().map(|(k, &i)| (i, k)).collect();
         let val_instances =
             val_groups.iter().map(|g| g.iter().map(|&i| (position[&i], samples[i].seconds)).collect()).collect();
-        Split { xs, ys, train, val, val_instances, train_groups: groups(samples, train), val_groups }
+        let train_untiled = train.iter().copied().filter(|&i| samples[i].untiled).collect();
+        Split { xs, ys, train, val, val_instances, train_groups: groups(samples, train), val_groups, train_untiled }
     }
+}
+
+/// The training rows of an epoch, each untiled row `untiled_weight` times
+/// ([`TrainConfig::untiled_weight`]).
+fn weighted_order(data: &Split, untiled_weight: usize) -> Vec<usize> {
+    let repeats = untiled_weight.max(1) - 1;
+    let extra = data.train_untiled.iter().flat_map(|&i| std::iter::repeat_n(i, repeats));
+    data.train.iter().copied().chain(extra).collect()
 }
 
 /// Rows `idx` grouped by instance (indices into `samples`).
@@ -269,7 +287,7 @@ impl Learner {
             optim,
             huber: HuberLossConfig::new(cfg.huber_delta).init(),
             rng: StdRng::seed_from_u64(seed),
-            order: data.train.to_vec(),
+            order: weighted_order(data, cfg.untiled_weight),
             device,
         })
     }
@@ -648,8 +666,16 @@ mod tests {
         let times: Vec<f64> = (1..=20).map(f64::from).collect();
         let mut val_instances = vec![times.iter().enumerate().map(|(k, &t)| (k, t)).collect::<Vec<_>>()];
         val_instances.push(times.iter().enumerate().map(|(k, &t)| (20 + k, 2.0 * t)).collect());
-        let split =
-            Split { xs: &[], ys: &[], train: &[], val: &[], val_instances, train_groups: vec![], val_groups: vec![] };
+        let split = Split {
+            xs: &[],
+            ys: &[],
+            train: &[],
+            val: &[],
+            val_instances,
+            train_groups: vec![],
+            val_groups: vec![],
+            train_untiled: vec![],
+        };
         // A perfect ranking keeps tiles 1 and 2 s: (1 + 2) / 2 / 1 on both instances.
         let perfect: Vec<f32> = (0..40).map(|k| (k % 20) as f32).collect();
         assert!((split.ranking_tn(&perfect) - 1.5).abs() < 1e-12);
@@ -663,8 +689,16 @@ mod tests {
         // One validation instance of three configs timed 1, 2 and 3 s.
         let val_instances = vec![vec![(0, 1.0), (1, 2.0), (2, 3.0)]];
         let val = [0, 1, 2];
-        let split =
-            Split { xs: &[], ys: &[], train: &[], val: &val, val_instances, train_groups: vec![], val_groups: vec![] };
+        let split = Split {
+            xs: &[],
+            ys: &[],
+            train: &[],
+            val: &val,
+            val_instances,
+            train_groups: vec![],
+            val_groups: vec![],
+            train_untiled: vec![],
+        };
         let cfg = TrainConfig { stop_on: StopOn::Ranking, ..TrainConfig::default() };
         // The epoch kept from the members' predictions, epoch by epoch.
         let kept = |a: &[[f32; 3]], b: &[[f32; 3]], patience: usize| {
@@ -703,7 +737,12 @@ mod tests {
         let samples: Vec<Sample> = (0..120)
             .map(|i| {
                 let (size, c) = (1.0 + (i / 6) as f64, (i % 6) as f64 / 5.0);
-                Sample { group: format!("i{}", i / 6), x: vec![size, c], seconds: size * (1.0 + (c - 0.5).powi(2)) }
+                Sample {
+                    group: format!("i{}", i / 6),
+                    x: vec![size, c],
+                    seconds: size * (1.0 + (c - 0.5).powi(2)),
+                    untiled: false,
+                }
             })
             .collect();
         let cfg = TrainConfig { target: Target::Relative, max_epochs: 40, patience: 3, ..TrainConfig::default() };
@@ -748,7 +787,7 @@ mod tests {
             for k in 0..12 {
                 let c = k as f64 / 11.0;
                 let seconds = size * (1.0 + 4.0 * (c - b).powi(2));
-                samples.push(Sample { group: format!("i{inst}"), x: vec![size, b, c], seconds });
+                samples.push(Sample { group: format!("i{inst}"), x: vec![size, b, c], seconds, untiled: false });
             }
         }
         let cfg = TrainConfig {
@@ -791,11 +830,35 @@ mod tests {
     }
 
     #[test]
+    fn an_untiled_weight_repeats_the_untiled_rows_of_an_epoch() {
+        let samples: Vec<Sample> = (0..6)
+            .map(|i| Sample { group: format!("i{}", i / 3), x: vec![f64::from(i)], seconds: 1.0, untiled: i % 3 == 0 })
+            .collect();
+        let (xs, ys) = (vec![vec![0.0f32]; 6], vec![0.0f32; 6]);
+        let (train, val) = ([0, 1, 2, 3, 4, 5], []);
+        let data = Split::new(&samples, &xs, &ys, &train, &val);
+        assert_eq!(weighted_order(&data, 1), vec![0, 1, 2, 3, 4, 5]);
+        let mut three = weighted_order(&data, 3);
+        three.sort_unstable();
+        assert_eq!(three, vec![0, 0, 0, 1, 2, 3, 3, 3, 4, 5], "rows 0 and 3 time the untiled code");
+        // Saved without the field, a model reads as weight 1, and weight 1 is not written.
+        let cfg = TrainConfig::default();
+        let v = serde_json::to_value(&cfg).unwrap();
+        assert!(v.get("untiled_weight").is_none());
+        assert_eq!(serde_json::from_value::<TrainConfig>(v).unwrap().untiled_weight, 1);
+    }
+
+    #[test]
     fn kernel_split_holds_out_whole_kernels() {
         use crate::model::ValBy;
         // 10 kernels of 5 instances of 3 rows each.
         let samples: Vec<Sample> = (0..150)
-            .map(|i| Sample { group: format!("k{}|N={}", i / 15, i / 3 % 5), x: vec![0.0], seconds: 1.0 })
+            .map(|i| Sample {
+                group: format!("k{}|N={}", i / 15, i / 3 % 5),
+                x: vec![0.0],
+                seconds: 1.0,
+                untiled: false,
+            })
             .collect();
         let kernel = |i: &usize| samples[*i].group.split('|').next().unwrap().to_string();
         let by_kernel = TrainConfig { val_by: ValBy::Kernel, validation: 0.2, ..TrainConfig::default() };
