@@ -174,6 +174,12 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         Some(k) => k.clone(),
         None => write_kernels(&cache.join("adapt").join("kernels"))?,
     };
+    // A cache written before the stored feature set grew: widen its rows
+    // (timing nothing) instead of refusing them.
+    if crate::dataset::stale_header(&data).map_err(usage)? {
+        let s = crate::refeature::refeature(&data, &kernels)?;
+        eprintln!("tss: {}: written by an older tss; {} rows refeatured to its columns", data.display(), s.rows);
+    }
     let draws = Draws::default_for(space.is_some());
     let measuring = plan.budget.mul_f64(measuring_share(fit, space_model));
     // A zero budget refits on the rows already there: no plan to build.

@@ -130,6 +130,19 @@ impl Record {
 /// existed lack its columns, and their rows serve the narrower sets only.
 pub const STORED: FeatureSet = FeatureSet::Source;
 
+/// Whether `path` holds rows under another version's header (fewer feature
+/// columns): [`Appender::open`] refuses such a file until `tss refeature`
+/// widens it. A missing or empty file is not stale.
+pub fn stale_header(path: &Path) -> Result<bool, String> {
+    let text = match std::fs::read(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let first = text.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    Ok(!first.is_empty() && first != csv_line(&header()).strip_suffix(b"\n").unwrap_or(&[]))
+}
+
 pub fn header() -> Vec<String> {
     let feats = STORED.names().into_iter().map(|n| format!("f_{n}"));
     FIXED.iter().map(|s| s.to_string()).chain(feats).chain(META.iter().map(|s| s.to_string())).collect()
@@ -508,6 +521,12 @@ pub(crate) mod tests {
         std::fs::write(&p, "a,b\n1,2\n").unwrap();
         assert!(Appender::open(&p).err().unwrap().contains("columns differ"));
         assert!(load(&p).unwrap_err().contains("no column 'kernel'"));
+        // `tss adapt` widens a cache whose header is another version's.
+        assert!(stale_header(&p).unwrap());
+        let fresh = dir.path().join("fresh.csv");
+        assert!(!stale_header(&fresh).unwrap(), "missing: nothing to widen");
+        Appender::open(&fresh).unwrap();
+        assert!(!stale_header(&fresh).unwrap(), "this version's header");
     }
 
     #[test]
