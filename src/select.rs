@@ -72,7 +72,7 @@ pub fn ranked(predicted: &[f64]) -> Vec<usize> {
 /// first): whether tiling pays at all is the call models get most wrong on
 /// kernels they never saw, and one run of the loops as written settles it.
 /// Held out by family, 8 measurements then score 1.074 where the class
-/// order alone scored 1.082 (README, "The original second").
+/// order alone scored 1.082 (README, "Diverse search").
 pub fn search_order<K: Eq + Hash>(
     predicted: &[f64],
     class: impl Fn(usize) -> K,
