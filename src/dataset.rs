@@ -28,7 +28,7 @@
 //! so a resumed collection neither loses finished rows nor duplicates them.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::features::FeatureSet;
@@ -134,13 +134,21 @@ pub const STORED: FeatureSet = FeatureSet::Source;
 /// columns): [`Appender::open`] refuses such a file until `tss refeature`
 /// widens it. A missing or empty file is not stale.
 pub fn stale_header(path: &Path) -> Result<bool, String> {
-    let text = match std::fs::read(path) {
-        Ok(t) => t,
+    let file = match File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
-    let first = text.split(|&b| b == b'\n').next().unwrap_or(&[]);
-    Ok(!first.is_empty() && first != csv_line(&header()).strip_suffix(b"\n").unwrap_or(&[]))
+    // Only the header line: the rows can be many megabytes.
+    let mut first = Vec::new();
+    std::io::BufReader::new(file).read_until(b'\n', &mut first).map_err(|e| format!("{}: {e}", path.display()))?;
+    let first = first.strip_suffix(b"\n").unwrap_or(&first);
+    Ok(!first.is_empty() && !is_current_header(first))
+}
+
+/// Whether a file's first line (without its newline) is this version's header.
+fn is_current_header(first: &[u8]) -> bool {
+    first == csv_line(&header()).strip_suffix(b"\n").unwrap_or(&[])
 }
 
 pub fn header() -> Vec<String> {
@@ -305,7 +313,7 @@ impl Appender {
             Vec::new()
         } else {
             let first = text[..keep].split(|&b| b == b'\n').next().unwrap_or(&[]);
-            if first != csv_line(&header()).strip_suffix(b"\n").unwrap_or(&[]) {
+            if !is_current_header(first) {
                 return Err(format!(
                     "{}: its columns differ from this tss version's; run `tss refeature` on it first, or write to a new file",
                     path.display()

@@ -270,6 +270,15 @@ pub struct Locality {
     pub wi: u32,
 }
 
+impl Locality {
+    /// References that move at stride 1, by another stride, and writes that
+    /// stay put (reductions) along the loop: what the untiled gate and the
+    /// `source` set read of the untiled code's innermost loop.
+    fn strides(&self) -> [u32; 3] {
+        [self.rp + self.wp, self.rnp + self.wnp, self.wi]
+    }
+}
+
 /// One problem instance as the features see it: computed once per
 /// instance ([`crate::Analysis::shape`]), shared by all its configs.
 #[derive(Clone, Debug, PartialEq)]
@@ -559,8 +568,8 @@ impl Kernel {
             v.extend(self.parallel_extra(shape, (!untiled).then_some(config)));
         }
         if set >= FeatureSet::Source {
-            let l = self.untiled_inner;
-            v.extend([l.rp + l.wp, l.rnp + l.wnp, l.wi, self.skewed].map(f64::from));
+            let [unit, other, reductions] = self.untiled_inner.strides();
+            v.extend([unit, other, reductions, self.skewed].map(f64::from));
         }
         v
     }
@@ -642,13 +651,8 @@ impl Kernel {
     /// `shape`: its data per statement instance (`LOG_DATA`) and the
     /// strides along the loop it runs innermost.
     pub fn untiled_traits(&self, shape: &Shape, caches: &Caches) -> UntiledTraits {
-        let l = self.untiled_inner;
-        UntiledTraits {
-            log_data: self.traffic_extra(shape, None, caches)[2],
-            unit: l.rp + l.wp,
-            other: l.rnp + l.wnp,
-            reductions: l.wi,
-        }
+        let [unit, other, reductions] = self.untiled_inner.strides();
+        UntiledTraits { log_data: self.traffic_extra(shape, None, caches)[2], unit, other, reductions }
     }
 
     /// The `traffic` set's own features (see [`FeatureSet::Traffic`]).
