@@ -30,9 +30,10 @@ To ask what teaches the model more, narrow the training rows:
   --hold-out blas,nn       evaluate only these held-out families
   --keep DIR               keep each fold's `tss eval --json` (DIR/FAMILY.json)
   --rescore DIR            train nothing: score the reports an earlier --keep DIR kept
-  --gate                   fit each fold's untiled gate on its training rows (`tss train
-                           --kernels corpus/...`) and apply it in `tss eval`; "T1 network"
-                           is then the network's own first pick beside the gated T1
+  --gate [linear|rules]    fit each fold's untiled gate on its training rows (`tss train
+                           --gate KIND`, linear when no kind is named) and apply it in
+                           `tss eval`; "T1 network" is then the network's own first pick
+                           beside the gated T1
 
 With the `registers` feature set the untiled original is a candidate too (the
 model may answer "do not tile"), so the reference is the fastest of the
@@ -201,7 +202,8 @@ def main():
     ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
     ap.add_argument("--hold-out", default="", help="comma-separated families to evaluate (default: all)")
     ap.add_argument("--keep", default="", help="directory to keep each fold's `tss eval --json` in (FAMILY.json), for a closer look")
-    ap.add_argument("--gate", action="store_true", help="fit and apply the untiled gate (README, \"The untiled gate\")")
+    ap.add_argument("--gate", nargs="?", const="linear", choices=["linear", "rules"],
+                    help="fit and apply the untiled gate of this kind (README, \"The untiled gate\")")
     ap.add_argument("--rescore", default="", help="train nothing; score the FAMILY.json reports in this directory (from --keep)")
     args = ap.parse_args()
     fam = family_of()
@@ -216,7 +218,9 @@ def main():
     if args.max_instances:
         ii = header.index("instance")
         train = [r for r in train if int(r[ii].split(":")[1]) < args.max_instances]
-    kernels = ["--kernels", ",".join(os.path.join(ROOT, "corpus", d) for d in DIRS)] if args.gate else []
+    # Evaluating with rules needs the kernels' sources; the linear gate reads the rows.
+    kernels = ["--kernels", ",".join(os.path.join(ROOT, "corpus", d) for d in DIRS)] if args.gate == "rules" else []
+    gate = ["--gate", args.gate] if args.gate else []
     methods = methods_for(KS)
     pooled = {m: [] for m in methods}
     pooled_speedup = []
@@ -251,7 +255,7 @@ def main():
                  "--weight-decay", args.weight_decay, "--val-by", args.val_by, "--patience", args.patience,
                  "--seed", args.seed]
                 + (["--log-inputs"] if args.log_inputs else []) + (["--cap", args.cap] if args.cap else [])
-                + (["--untiled-weight", args.untiled_weight] if args.untiled_weight != "1" else []) + kernels)
+                + (["--untiled-weight", args.untiled_weight] if args.untiled_weight != "1" else []) + kernels + gate)
             consts = trp
             if args.parallel:
                 consts = os.path.join(tmp, "train-parallel.csv")

@@ -13,6 +13,10 @@ geometric-mean TN of the network alone and with the gate, and where it fired.
 Nothing is timed.
 
   scripts/untiled_gate.py --train T.csv --test S.csv --model trained/corpus-serial DIR [--gate-tn 1.3]
+  scripts/untiled_gate.py --kind linear --train T.csv --test S.csv --model trained/corpus-serial DIR
+
+`--kind linear` fits the linear gate instead of the rules (`tss gate --kind linear`) and
+applies its estimate to each test instance's untiled row.
 
 `--model` only lends its feature set (the gate is fitted into a copy).
 """
@@ -40,15 +44,33 @@ def run(cmd):
 
 def traits(tss, model, csv_path, out):
     """Per instance of `csv_path`: (kernel, sizes) -> traits, via `tss gate --samples`."""
-    run([tss, "gate", "--model", model, "--data", csv_path, "--kernels", KERNELS, "--samples", out])
+    run([tss, "gate", "--model", model, "--kind", "rules", "--data", csv_path, "--kernels", KERNELS, "--samples", out])
     with open(out, newline="") as f:
         rows = list(csv.DictReader(f))
     return {tuple(r["instance"].split("|")[:2]): r for r in rows}
 
 
-def fires(gate, t):
-    """`UntiledGate::fires`: any of the gate's rules."""
-    return gate is not None and any(
+def untiled_rows(csv_path):
+    """Per instance of `csv_path`: (kernel, sizes) -> its correct untiled row's features."""
+    with open(csv_path, newline="") as f:
+        rows = csv.DictReader(f)
+        cols = [c for c in rows.fieldnames if c.startswith("f_")]
+        return {(r["kernel"], r["sizes"]): [float(r[c]) for c in cols]
+                for r in rows if r["tile"] == "untiled" and r["status"] == "ok"}
+
+
+def estimate(lin, x):
+    """`Linear::estimate`: ln(untiled / fastest tile); non-finite inputs count as the mean."""
+    return lin["bias"] + sum(w * (v - m) / s for v, m, s, w in zip(x, lin["mean"], lin["scale"], lin["weights"])
+                             if s > 0 and abs(v) != float("inf") and v == v)
+
+
+def fires(gate, t, x):
+    """`UntiledGate::fires`: any of the gate's rules, or the linear estimate below 0."""
+    if gate is not None and gate.get("linear"):
+        lin = gate["linear"]
+        return x is not None and len(x) >= len(lin["mean"]) and estimate(lin, x[:len(lin["mean"])]) < 0
+    return gate is not None and t is not None and any(
         float(t["log_data"]) > r["log_data"] and int(t["other"]) <= r["max_other"]
         and int(t["unit"]) >= r["min_unit"] and int(t["reductions"]) <= r["max_reductions"] for r in gate["rules"])
 
@@ -60,6 +82,7 @@ def main():
     ap.add_argument("--test", required=True)
     ap.add_argument("--model", required=True, help="a model of the reports' feature set")
     ap.add_argument("--gate-tn", default="1.3")
+    ap.add_argument("--kind", default="rules", choices=["rules", "linear"])
     ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
     args = ap.parse_args()
     fam = family_of()
@@ -69,7 +92,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         model = os.path.join(tmp, "model")
         shutil.copytree(args.model, model)
-        test_traits = traits(args.tss, model, args.test, os.path.join(tmp, "test-traits.csv"))
+        linear = args.kind == "linear"
+        test_traits = {} if linear else traits(args.tss, model, args.test, os.path.join(tmp, "test-traits.csv"))
+        test_untiled = untiled_rows(args.test) if linear else {}
         for name in sorted(os.listdir(args.reports)):
             f = name[:-5]
             if not name.endswith(".json"):
@@ -78,16 +103,17 @@ def main():
                 report = json.load(r)
             trp = os.path.join(tmp, "train.csv")
             write_rows(trp, header, [r for r in train if fam.get(r[ki]) != f])
-            run([args.tss, "gate", "--model", model, "--data", trp, "--kernels", KERNELS, "--gate-tn", args.gate_tn])
+            fit = ["--kind", "linear"] if linear else ["--kind", "rules", "--kernels", KERNELS, "--gate-tn", args.gate_tn]
+            run([args.tss, "gate", "--model", model, "--data", trp] + fit)
             with open(os.path.join(model, "model.json")) as m:
                 gate = json.load(m).get("gate")
             net, gated, fired, speedup = [], [], [], []
             for inst in report["instances"]:
                 s, best = inst["scores"], inst["best"]
                 pick = s.get("T1 network", s["T1"])
-                t = test_traits.get((inst["kernel"], inst["sizes"]))
+                key = (inst["kernel"], inst["sizes"])
                 time = pick["time"]
-                if t is not None and inst.get("baseline") and fires(gate, t):
+                if inst.get("baseline") and fires(gate, test_traits.get(key), test_untiled.get(key)):
                     fired.append(f"{inst['kernel']} {pick['tn']:.2f}->{inst['baseline'] / best:.2f}")
                     time = inst["baseline"]
                 gated.append(time / best)
@@ -105,6 +131,10 @@ def main():
     print(f"| **all** | {len(pooled_net)} | {geo(pooled_net):.3f} | {geo(pooled_gated):.3f} | "
           f"{sum(len(x[4]) for x in lines)} | {geo(pooled_speedup):.2f}x |")
     for f, _, _, _, fired, gate, _ in lines:
+        if gate is not None and gate.get("linear"):
+            print(f"{f}: linear gate, fires on {gate['fires_on']} of {gate['instances']} training instances; "
+                  f"fired: {', '.join(fired) or '-'}")
+            continue
         rule = "none" if gate is None else " or ".join(
             f"(LOG_DATA > {r['log_data']:.2f}, other <= {r['max_other']}, unit >= {r['min_unit']}, "
             f"reductions <= {r['max_reductions']})" for r in gate["rules"])

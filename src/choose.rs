@@ -355,12 +355,9 @@ fn gate_first(
         return kept;
     }
     let traits = a.kernel.untiled_traits(shape, &opts.caches);
-    if gate.fires(&traits) {
-        warnings.push(format!(
-            "the untiled gate fired (LOG_DATA {:.2}; {} stride-1, {} strided references and {} reductions along the \
-             innermost source loops): the loops as written come first",
-            traits.log_data, traits.unit, traits.other, traits.reductions
-        ));
+    let features = gate.linear.as_ref().map(|l| a.kernel.vector(l.set, shape, None, &opts.caches));
+    if let Some(why) = gate.why(Some(&traits), features.as_deref()) {
+        warnings.push(format!("the untiled gate fired ({why}): the loops as written come first"));
         kept.retain(|&k| k != u);
         kept.insert(0, u);
     }

@@ -212,8 +212,9 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
 
 /// Evaluates `model` on every instance of `records` (rows of one mode);
 /// `constants` are the constant baselines of the training rows, if known.
-/// Where the model has an untiled gate and `traits` know the instance, T1
-/// takes the untiled original when the gate fires, the searches time it
+/// Where the model has an untiled gate and it knows the instance (rules:
+/// `traits`; a linear gate: the untiled row's features), T1 takes the
+/// untiled original when the gate fires, the searches time it
 /// first, and "T1 network" scores the network's own first pick beside it.
 pub fn evaluate(
     model: &SavedModel,
@@ -235,13 +236,15 @@ pub fn evaluate(
         let feats: Vec<Vec<f64>> = cands.iter().map(|r| r.features_of(set).to_vec()).collect();
         let pred = model.predict(&feats);
         let best = times.iter().copied().fold(f64::INFINITY, f64::min);
-        let baseline = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok).and_then(|r| r.time_median);
+        let untiled_row = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok);
+        let baseline = untiled_row.and_then(|r| r.time_median);
         let kept = keep_best(&pred);
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
         let original = cands.iter().position(|r| r.tile == UNTILED);
         let mut order = search_order(&pred, |k| classes[k], original);
         let key = (kernel.clone(), rows[0].mode.clone(), sizes.clone());
-        let gated = model.meta.gate.as_ref().zip(traits.get(&key)).is_some_and(|(g, t)| g.fires(t));
+        let features = model.meta.gate.as_ref().and_then(|g| Some(untiled_row?.features_of(g.linear.as_ref()?.set)));
+        let gated = model.meta.gate.as_ref().is_some_and(|g| g.fires(traits.get(&key), features));
         let untiled = original.filter(|_| gated);
         if let Some(u) = untiled {
             order.retain(|&k| k != u);

@@ -9,6 +9,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use tss::choose::{ChooseOptions, choose_tiles};
 use tss::features::FeatureSet;
+use tss::gate::GateKind;
 use tss::harness::compile::Compiler;
 use tss::harness::session::{Policy, Session, SizeBinding};
 use tss::harness::{Mode, Variant};
@@ -334,18 +335,24 @@ enum Command {
         #[arg(long)]
         pool_machines: bool,
         /// Kernel files (or directories of `.c` files) the rows were measured on, found by
-        /// file stem: with them, the untiled gate is fitted too (see `tss gate`).
+        /// file stem: with them, the untiled gate is fitted too (see `tss gate`; rules
+        /// unless --gate says otherwise).
         #[arg(long, value_delimiter = ',', value_name = "FILES")]
         kernels: Vec<PathBuf>,
+        /// Also fit the untiled gate of this kind after training: `linear` (from the
+        /// rows alone) or `rules` (needs --kernels). See `tss gate`.
+        #[arg(long, value_name = "KIND")]
+        gate: Option<GateKind>,
         /// TN assumed for the network's tiled choice where the gate would keep the original.
         #[arg(long, default_value_t = tss::gate::ASSUMED_TN, value_name = "TN")]
         gate_tn: f64,
     },
-    /// Fit (or remove) a trained model's untiled gate: up to three rules beside the
-    /// network that keep the loops as written where the innermost source loops walk no
-    /// reference with a stride and each iteration touches fresh data or many stride-1
-    /// references (README, "The untiled gate"). Fitted on training rows; only model.json
-    /// changes.
+    /// Fit (or remove) a trained model's untiled gate: what keeps the loops as written
+    /// where tiling does not pay (README, "The untiled gate"). `linear` (the default): a
+    /// ridge estimate of the untiled code's time over the fastest tile's from the untiled
+    /// row's stored features, firing where it is below 1. `rules`: up to three threshold
+    /// rules on the innermost source loops' strides and the data per iteration (needs
+    /// --kernels). Fitted on one machine's training rows; only model.json changes.
     Gate {
         /// Model directory whose model.json gains the gate.
         #[arg(long)]
@@ -353,11 +360,14 @@ enum Command {
         /// Training rows (the model's own, or rows of the machine it serves).
         #[arg(long, value_delimiter = ',', required_unless_present = "remove", value_name = "FILES")]
         data: Vec<PathBuf>,
-        /// Kernel files (or directories of `.c` files) the rows were measured on.
-        #[arg(long, value_delimiter = ',', required_unless_present = "remove", value_name = "FILES")]
+        /// Which gate: linear or rules.
+        #[arg(long, default_value = "linear", value_name = "KIND")]
+        kind: GateKind,
+        /// Kernel files (or directories of `.c` files) the rows were measured on (rules only).
+        #[arg(long, value_delimiter = ',', value_name = "FILES")]
         kernels: Vec<PathBuf>,
-        /// TN assumed for the network's tiled choice where the gate would keep the original:
-        /// the gate fires only where the untiled code beat that on the training rows.
+        /// TN assumed for the network's tiled choice where the rules would keep the original:
+        /// a rule fires only where the untiled code beat that on the training rows.
         #[arg(long, default_value_t = tss::gate::ASSUMED_TN, value_name = "TN")]
         gate_tn: f64,
         /// Remove the model's gate instead.
@@ -811,6 +821,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             pool_machines,
             kernels,
             gate_tn,
+            gate,
         } => {
             if !(0.0..1.0).contains(&dropout) {
                 return Err(Error::Usage(format!("--dropout {dropout}: must lie in [0, 1)")));
@@ -844,20 +855,28 @@ fn run(cli: Cli) -> Result<(), Error> {
                     "--untiled-weight weighs rows of the Huber loss; --loss pairwise has none".into(),
                 ));
             }
-            let gate = GateArgs { kernels: kernel_files(&kernels)?, assumed_tn: gate_tn };
+            let kernels = kernel_files(&kernels)?;
+            let kind = gate.or((!kernels.is_empty()).then_some(GateKind::Rules));
+            if kind == Some(GateKind::Rules) && kernels.is_empty() {
+                return Err(Error::Usage("--gate rules needs --kernels (the rules read the kernels' sources)".into()));
+            }
+            let gate = GateArgs { kernels, kind, assumed_tn: gate_tn };
             train(&data, &out, cfg, test.as_deref(), pool_machines, &gate)
         }
-        Command::Gate { model, data, kernels, gate_tn, remove, samples } => {
+        Command::Gate { model, data, kind, kernels, gate_tn, remove, samples } => {
             let mut m = tss::model::saved::SavedModel::load(&model).map_err(Error::Usage)?;
             m.meta.gate = None;
             if !remove {
                 let rows = dataset::load_all(&data).map_err(Error::Usage)?;
                 let kernels = kernel_files(&kernels)?;
+                if kernels.is_empty() && (kind == GateKind::Rules || samples.is_some()) {
+                    return Err(Error::Usage("tss gate: rules and --samples need --kernels".into()));
+                }
                 if let Some(out) = &samples {
                     write_gate_samples(out, &rows, &kernels, m.feature_set())?;
                 }
                 let machine = dataset::one_machine(&data, &rows, false).ok().flatten();
-                m.meta.gate = tss::gate::fit_on(&rows, machine, &kernels, m.feature_set(), gate_tn)?;
+                m.meta.gate = tss::gate::fit_on(&rows, machine, &kernels, m.feature_set(), kind, gate_tn)?;
                 match &m.meta.gate {
                     Some(g) => eprintln!("tss: gate: {}", g.describe()),
                     None => eprintln!("tss: no gate: keeping the original gains nothing on these rows"),
@@ -1165,6 +1184,8 @@ fn write_gate_samples(out: &Path, rows: &[dataset::Record], kernels: &[PathBuf],
 /// What `tss train` needs to fit the untiled gate.
 struct GateArgs {
     kernels: Vec<PathBuf>,
+    /// `None`: no gate.
+    kind: Option<GateKind>,
     assumed_tn: f64,
 }
 
@@ -1176,6 +1197,10 @@ fn gate_traits(
     kernels: &[PathBuf],
 ) -> Result<std::collections::HashMap<tss::gate::InstanceKey, tss::gate::UntiledTraits>, Error> {
     let Some(g) = &model.meta.gate else { return Ok(Default::default()) };
+    if !g.needs_traits() {
+        eprintln!("tss: gate: {}", g.describe());
+        return Ok(Default::default());
+    }
     if kernels.is_empty() {
         eprintln!("tss: note: the model's untiled gate is not applied without --kernels: T1 is the network's pick");
         return Ok(Default::default());
@@ -1220,10 +1245,11 @@ fn train(
     for (m, s) in &r.validation {
         eprintln!("tss: validation {m}: TN {:.3} (geometric mean {:.3})", s.tn, s.tn_geo);
     }
-    if !gate.kernels.is_empty() {
+    if let Some(kind) = gate.kind {
         let rows = dataset::load_all(data).map_err(Error::Usage)?;
         let machine = model.meta.data.machine.clone();
-        model.meta.gate = tss::gate::fit_on(&rows, machine, &gate.kernels, model.feature_set(), gate.assumed_tn)?;
+        model.meta.gate =
+            tss::gate::fit_on(&rows, machine, &gate.kernels, model.feature_set(), kind, gate.assumed_tn)?;
         match &model.meta.gate {
             Some(g) => eprintln!("tss: gate: {}", g.describe()),
             None => eprintln!("tss: no untiled gate: keeping the original gains nothing on the training rows"),

@@ -1,5 +1,5 @@
-//! The untiled gate: whether to keep a loop nest as written, decided by a
-//! rule beside the network.
+//! The untiled gate: whether to keep a loop nest as written, decided beside
+//! the network.
 //!
 //! At `-O3 -march=native` some nests run fastest untiled: each statement
 //! instance touches fresh data (little reuse for a tile to keep), and the
@@ -14,17 +14,24 @@
 //! untiled code runs ([`UntiledTraits`]: data per instance, and stride-1,
 //! strided and reduction references along the innermost source loops),
 //! fitted on one machine's training rows by the gain they would have had
-//! there ([`UntiledGate::fit`]). Where any rule fires, T1 takes the untiled
+//! there ([`UntiledGate::fit`]). Or it is a [`Linear`] estimate of the
+//! untiled code's time over the fastest tile's from every stored column of
+//! the untiled candidate ([`UntiledGate::fit_linear`]), which fires where it
+//! estimates the original faster. Where the gate fires, T1 takes the untiled
 //! original and the searches time it first; `tss predict` applies the gate
 //! only on the machine it was fitted on.
+
+pub mod linear;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+pub use linear::Linear;
+
 use crate::Error;
-use crate::dataset::Record;
+use crate::dataset::{Record, STORED};
 use crate::features::FeatureSet;
 use crate::harness::UNTILED;
 use crate::instance::Sizes;
@@ -60,11 +67,42 @@ pub struct Rule {
     pub fired_tn: f64,
 }
 
-/// The fitted gate: untiled when any of its rules fires.
+/// Which gate `tss gate` and `tss train --gate` fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GateKind {
+    /// Up to [`MAX_RULES`] threshold rules on [`UntiledTraits`] (needs the
+    /// kernels' sources).
+    Rules,
+    /// A [`Linear`] estimate from the untiled row's stored features.
+    Linear,
+}
+
+impl std::str::FromStr for GateKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "rules" => Ok(GateKind::Rules),
+            "linear" => Ok(GateKind::Linear),
+            _ => Err(format!("unknown gate kind {s:?} (rules, linear)")),
+        }
+    }
+}
+
+/// The fitted gate: untiled when any of its rules fires, or where its
+/// linear estimate puts the original ahead of every tile.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UntiledGate {
+    #[serde(default)]
     pub rules: Vec<Rule>,
-    /// The TN a tiled choice was assumed to score where the gate replaces it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linear: Option<Linear>,
+    /// Training instances the linear estimate fired on, and the geometric
+    /// mean there of the untiled time over the fastest tile's.
+    #[serde(default)]
+    pub fires_on: usize,
+    #[serde(default)]
+    pub fired_tn: f64,
+    /// The TN a tiled choice was assumed to score where the rules replace it
     /// ([`UntiledGate::fit`]).
     pub assumed_tn: f64,
     /// Training instances it was fitted on.
@@ -137,8 +175,52 @@ impl Rule {
 }
 
 impl UntiledGate {
-    pub fn fires(&self, t: &UntiledTraits) -> bool {
-        self.rules.iter().any(|r| r.fires(t))
+    /// Whether the gate keeps the original, from what is known of it: the
+    /// traits (for rules) and the untiled row's features in the linear
+    /// estimate's set. An input that is missing fires nothing.
+    pub fn fires(&self, traits: Option<&UntiledTraits>, features: Option<&[f64]>) -> bool {
+        self.why(traits, features).is_some()
+    }
+
+    /// [`Self::fires`], saying why for `tss predict`'s warning.
+    pub fn why(&self, traits: Option<&UntiledTraits>, features: Option<&[f64]>) -> Option<String> {
+        if let Some(t) = traits.filter(|t| self.rules.iter().any(|r| r.fires(t))) {
+            return Some(format!(
+                "LOG_DATA {:.2}; {} stride-1, {} strided references and {} reductions along the innermost source loops",
+                t.log_data, t.unit, t.other, t.reductions
+            ));
+        }
+        let (l, x) = self.linear.as_ref().zip(features.filter(|x| Some(x.len()) == self.linear_len()))?;
+        let e = l.estimate(x);
+        (e < 0.0).then(|| format!("estimated untiled time {:.2}x the fastest tile's", e.exp()))
+    }
+
+    /// The feature vector length the linear estimate reads.
+    fn linear_len(&self) -> Option<usize> {
+        self.linear.as_ref().map(|l| l.mean.len())
+    }
+
+    /// Whether applying the gate needs the kernels' sources (its rules do).
+    pub fn needs_traits(&self) -> bool {
+        !self.rules.is_empty()
+    }
+
+    /// The linear gate of `samples` (the untiled row's features and
+    /// `ln(untiled / fastest tile)` per training instance, see
+    /// [`linear_samples`]); `None` without two samples.
+    pub fn fit_linear(samples: &[(Vec<f64>, f64)]) -> Option<UntiledGate> {
+        let (x, y): (Vec<Vec<f64>>, Vec<f64>) = samples.iter().cloned().unzip();
+        let linear = Linear::fit(STORED, &x, &y, linear::LAMBDA)?;
+        let fired: Vec<f64> = samples.iter().filter(|(x, _)| linear.estimate(x) < 0.0).map(|(_, y)| y.exp()).collect();
+        Some(UntiledGate {
+            rules: Vec::new(),
+            fires_on: fired.len(),
+            fired_tn: crate::stats::geo_mean(fired),
+            linear: Some(linear),
+            assumed_tn: 0.0,
+            instances: samples.len(),
+            machine: None,
+        })
     }
 
     /// Up to [`MAX_RULES`] rules by sequential covering: the rule of most
@@ -153,11 +235,32 @@ impl UntiledGate {
             left.retain(|(t, _)| !rule.fires(t));
             rules.push(rule);
         }
-        (!rules.is_empty()).then_some(UntiledGate { rules, assumed_tn, instances: samples.len(), machine: None })
+        (!rules.is_empty()).then_some(UntiledGate {
+            rules,
+            linear: None,
+            fires_on: 0,
+            fired_tn: 1.0,
+            assumed_tn,
+            instances: samples.len(),
+            machine: None,
+        })
     }
 
     /// One line for reports.
     pub fn describe(&self) -> String {
+        if let Some(l) = &self.linear {
+            let top: Vec<String> = l.strongest(4).iter().map(|(n, w)| format!("{n} {w:+.2}")).collect();
+            return format!(
+                "untiled where a linear estimate of ln(untiled / fastest tile) from the untiled row's {} features \
+                 is below 0 (fires on {} of {} training instances, where the original ran {:.3}x the fastest \
+                 tile's time; strongest columns {})",
+                l.mean.len(),
+                self.fires_on,
+                self.instances,
+                self.fired_tn,
+                top.join(", ")
+            );
+        }
         let rules: Vec<String> = self
             .rules
             .iter()
@@ -231,21 +334,48 @@ pub fn traits_of(records: &[Record], kernels: &[PathBuf]) -> Result<HashMap<Inst
     Ok(out)
 }
 
-/// The gate of the training rows `records` (see [`UntiledGate::fit`]),
-/// measured on `machine`, for a model of `set`; `None` when no rule gains or
-/// `set` does not rank the untiled code.
+/// The gate of `kind` of the training rows `records` (see
+/// [`UntiledGate::fit`] and [`UntiledGate::fit_linear`]), measured on
+/// `machine`, for a model of `set`; `None` when no rule gains, too few rows
+/// carry the stored features, or `set` does not rank the untiled code.
 pub fn fit_on(
     records: &[Record],
     machine: Option<Descriptor>,
     kernels: &[PathBuf],
     set: FeatureSet,
+    kind: GateKind,
     assumed_tn: f64,
 ) -> Result<Option<UntiledGate>, Error> {
     if !set.describes_untiled() {
         return Ok(None);
     }
-    let traits = traits_of(records, kernels)?;
-    Ok(UntiledGate::fit(&samples(records, &traits, set), assumed_tn).map(|g| UntiledGate { machine, ..g }))
+    let gate = match kind {
+        GateKind::Rules => UntiledGate::fit(&samples(records, &traits_of(records, kernels)?, set), assumed_tn),
+        GateKind::Linear => UntiledGate::fit_linear(&linear_samples(records, set)),
+    };
+    Ok(gate.map(|g| UntiledGate { machine, ..g }))
+}
+
+/// Per training instance with a correct untiled row carrying every stored
+/// column and at least one tile: the untiled row's features and
+/// `ln(untiled time / fastest tiled time)` among the candidates a model of
+/// `set` ranks. The fastest tile, not the fastest candidate: the estimate
+/// must say by how much the original wins, not only that it does.
+pub fn linear_samples(records: &[Record], set: FeatureSet) -> Vec<(Vec<f64>, f64)> {
+    let mut groups: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.is_candidate(set)) {
+        groups.entry(r.instance_key()).or_default().push(r);
+    }
+    groups
+        .values()
+        .filter_map(|rows| {
+            let tiled = rows.iter().filter(|r| r.tile != UNTILED).filter_map(|r| r.time_median);
+            let best = tiled.fold(f64::INFINITY, f64::min);
+            let untiled = rows.iter().find(|r| r.tile == UNTILED && r.features.len() >= STORED.len())?;
+            let ratio = untiled.time_median? / best;
+            (ratio.is_finite() && ratio > 0.0).then(|| (untiled.features_of(STORED).to_vec(), ratio.ln()))
+        })
+        .collect()
 }
 
 /// Per training instance with a correct untiled row: its traits and the
@@ -299,8 +429,8 @@ mod tests {
             (t(1.0, 1, 0), 2.0),
         ];
         let g = UntiledGate::fit(&samples, 1.3).expect("a rule gains");
-        assert!(g.fires(&t(3.0, 3, 0)) && g.fires(&t(2.5, 2, 0)));
-        assert!(!g.fires(&t(3.2, 2, 1)) && !g.fires(&t(0.5, 3, 0)) && !g.fires(&t(1.0, 1, 0)));
+        assert!(g.fires(Some(&t(3.0, 3, 0)), None) && g.fires(Some(&t(2.5, 2, 0)), None));
+        assert!(!g.fires(Some(&t(3.2, 2, 1)), None) && !g.fires(Some(&t(0.5, 3, 0)), None) && !g.fires(Some(&t(1.0, 1, 0)), None));
         assert_eq!(g.rules.len(), 1);
         assert_eq!(g.rules[0].fires_on, 2);
         assert!((g.rules[0].fired_tn - 1.05f64.sqrt()).abs() < 1e-12);
@@ -321,7 +451,7 @@ mod tests {
         ];
         let g = UntiledGate::fit(&samples, 1.3).expect("rules gain");
         assert_eq!(g.rules.len(), 2, "{}", g.describe());
-        let fired: Vec<bool> = samples.iter().map(|(x, _)| g.fires(x)).collect();
+        let fired: Vec<bool> = samples.iter().map(|(x, _)| g.fires(Some(x), None)).collect();
         assert_eq!(fired, [true, true, true, true, false, false]);
     }
 
@@ -330,5 +460,27 @@ mod tests {
         let samples = vec![(t(3.0, 3, 0), 1.4), (t(2.0, 1, 1), 2.0)];
         assert_eq!(UntiledGate::fit(&samples, 1.3), None);
         assert_eq!(UntiledGate::fit(&[], 1.3), None);
+    }
+
+    #[test]
+    fn the_linear_gate_fires_where_it_estimates_the_original_faster() {
+        // ln(untiled / fastest tile) falls with the first column: the
+        // original wins where it is large.
+        let sample = |v: f64| {
+            let mut x = vec![0.0; STORED.len()];
+            x[0] = v;
+            (x, 0.55 - 0.1 * v)
+        };
+        let samples: Vec<(Vec<f64>, f64)> = (0..20).map(|i| sample(i as f64)).collect();
+        let g = UntiledGate::fit_linear(&samples).expect("a fit");
+        assert!(!g.needs_traits());
+        assert_eq!(g.fires_on, 14, "{}", g.describe());
+        assert!(g.fires(None, Some(&sample(9.0).0)));
+        assert!(!g.fires(None, Some(&sample(2.0).0)));
+        assert!(g.why(None, Some(&sample(9.0).0)).unwrap().contains("0.70x the fastest tile"));
+        // A vector of another set's length, or none, fires nothing.
+        assert!(!g.fires(None, Some(&[9.0])));
+        assert!(!g.fires(Some(&t(3.0, 3, 0)), None));
+        assert!(UntiledGate::fit_linear(&samples[..1]).is_none());
     }
 }
