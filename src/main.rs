@@ -1248,8 +1248,7 @@ fn train(
     if let Some(kind) = gate.kind {
         let rows = dataset::load_all(data).map_err(Error::Usage)?;
         let machine = model.meta.data.machine.clone();
-        model.meta.gate =
-            tss::gate::fit_on(&rows, machine, &gate.kernels, model.feature_set(), kind, gate.assumed_tn)?;
+        model.meta.gate = tss::gate::fit_on(&rows, machine, &gate.kernels, model.feature_set(), kind, gate.assumed_tn)?;
         match &model.meta.gate {
             Some(g) => eprintln!("tss: gate: {}", g.describe()),
             None => eprintln!("tss: no untiled gate: keeping the original gains nothing on the training rows"),

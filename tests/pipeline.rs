@@ -158,7 +158,8 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
     // scores the network's own pick beside it; at TN 0.01 it fits no rule.
     let gate = |tn: &str| {
         let o = tss(&cache)
-            .args(["gate", "--data", part.to_str().unwrap(), "--kernels", "polybench/paper", "--gate-tn", tn])
+            .args(["gate", "--kind", "rules", "--data", part.to_str().unwrap(), "--kernels", "polybench/paper"])
+            .args(["--gate-tn", tn])
             .arg("--model")
             .arg(&regs)
             .output()
@@ -190,6 +191,26 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
     assert!(elsewhere["warnings"].to_string().contains("another machine's rows"), "{elsewhere}");
     assert!(gate("0.01").contains("no gate"));
     assert_eq!(choice(&regs)["original"], false, "gate removed");
+    // The linear gate reads the rows alone: rules without the sources are
+    // refused in one line, the linear fit needs none, and eval applies it
+    // without --kernels.
+    let fit = |kind: &str| {
+        tss(&cache)
+            .args(["gate", "--kind", kind, "--data", part.to_str().unwrap()])
+            .arg("--model")
+            .arg(&regs)
+            .output()
+            .unwrap()
+    };
+    let o = fit("rules");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("--kernels") && err.lines().count() == 1, "{err}");
+    let o = fit("linear");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("linear estimate of ln(untiled / fastest tile)"));
+    let table =
+        ok(tss(&cache).args(["eval", "--data", part.to_str().unwrap()]).arg("--model").arg(&regs).output().unwrap());
+    assert!(table.contains("| **mean** | T1 network |"), "{table}");
 
     // A corrupt model is a one-line error, not a panic (here its last network).
     std::fs::write(model.join("weights-2.bin"), b"garbage").unwrap();

@@ -430,7 +430,11 @@ mod tests {
         ];
         let g = UntiledGate::fit(&samples, 1.3).expect("a rule gains");
         assert!(g.fires(Some(&t(3.0, 3, 0)), None) && g.fires(Some(&t(2.5, 2, 0)), None));
-        assert!(!g.fires(Some(&t(3.2, 2, 1)), None) && !g.fires(Some(&t(0.5, 3, 0)), None) && !g.fires(Some(&t(1.0, 1, 0)), None));
+        assert!(
+            !g.fires(Some(&t(3.2, 2, 1)), None)
+                && !g.fires(Some(&t(0.5, 3, 0)), None)
+                && !g.fires(Some(&t(1.0, 1, 0)), None)
+        );
         assert_eq!(g.rules.len(), 1);
         assert_eq!(g.rules[0].fires_on, 2);
         assert!((g.rules[0].fired_tn - 1.05f64.sqrt()).abs() < 1e-12);
