@@ -67,9 +67,9 @@ def estimate(lin, x):
 
 def fires(gate, t, x):
     """`UntiledGate::fires`: any of the gate's rules, or the linear estimate below 0."""
-    if gate is not None and gate.get("linear"):
-        lin = gate["linear"]
-        return x is not None and len(x) >= len(lin["mean"]) and estimate(lin, x[:len(lin["mean"])]) < 0
+    lin = (gate or {}).get("linear")
+    if lin and x is not None and len(x) >= len(lin["mean"]) and estimate(lin, x[:len(lin["mean"])]) < 0:
+        return True
     return gate is not None and t is not None and any(
         float(t["log_data"]) > r["log_data"] and int(t["other"]) <= r["max_other"]
         and int(t["unit"]) >= r["min_unit"] and int(t["reductions"]) <= r["max_reductions"] for r in gate["rules"])
@@ -82,7 +82,7 @@ def main():
     ap.add_argument("--test", required=True)
     ap.add_argument("--model", required=True, help="a model of the reports' feature set")
     ap.add_argument("--gate-tn", default="1.3")
-    ap.add_argument("--kind", default="rules", choices=["rules", "linear"])
+    ap.add_argument("--kind", default="rules", choices=["rules", "linear", "both"])
     ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
     args = ap.parse_args()
     fam = family_of()
@@ -92,8 +92,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         model = os.path.join(tmp, "model")
         shutil.copytree(args.model, model)
-        linear = args.kind == "linear"
-        test_traits = {} if linear else traits(args.tss, model, args.test, os.path.join(tmp, "test-traits.csv"))
+        rules, linear = args.kind in ("rules", "both"), args.kind in ("linear", "both")
+        test_traits = traits(args.tss, model, args.test, os.path.join(tmp, "test-traits.csv")) if rules else {}
         test_untiled = untiled_rows(args.test) if linear else {}
         for name in sorted(os.listdir(args.reports)):
             f = name[:-5]
@@ -103,7 +103,7 @@ def main():
                 report = json.load(r)
             trp = os.path.join(tmp, "train.csv")
             write_rows(trp, header, [r for r in train if fam.get(r[ki]) != f])
-            fit = ["--kind", "linear"] if linear else ["--kind", "rules", "--kernels", KERNELS, "--gate-tn", args.gate_tn]
+            fit = ["--kind", args.kind] + (["--kernels", KERNELS, "--gate-tn", args.gate_tn] if rules else [])
             run([args.tss, "gate", "--model", model, "--data", trp] + fit)
             with open(os.path.join(model, "model.json")) as m:
                 gate = json.load(m).get("gate")
@@ -131,11 +131,11 @@ def main():
     print(f"| **all** | {len(pooled_net)} | {geo(pooled_net):.3f} | {geo(pooled_gated):.3f} | "
           f"{sum(len(x[4]) for x in lines)} | {geo(pooled_speedup):.2f}x |")
     for f, _, _, _, fired, gate, _ in lines:
-        if gate is not None and gate.get("linear"):
+        if gate is not None and gate.get("linear") and not gate.get("rules"):
             print(f"{f}: linear gate, fires on {gate['fires_on']} of {gate['instances']} training instances; "
                   f"fired: {', '.join(fired) or '-'}")
             continue
-        rule = "none" if gate is None else " or ".join(
+        rule = "none" if gate is None else ("the linear estimate or " if gate.get("linear") else "") + " or ".join(
             f"(LOG_DATA > {r['log_data']:.2f}, other <= {r['max_other']}, unit >= {r['min_unit']}, "
             f"reductions <= {r['max_reductions']})" for r in gate["rules"])
         print(f"{f}: gate {rule}; fired: {', '.join(fired) or '-'}")

@@ -340,7 +340,7 @@ enum Command {
         #[arg(long, value_delimiter = ',', value_name = "FILES")]
         kernels: Vec<PathBuf>,
         /// Also fit the untiled gate of this kind after training: `linear` (from the
-        /// rows alone) or `rules` (needs --kernels). See `tss gate`.
+        /// rows alone), `rules` or `both` (need --kernels). See `tss gate`.
         #[arg(long, value_name = "KIND")]
         gate: Option<GateKind>,
         /// TN assumed for the network's tiled choice where the gate would keep the original.
@@ -360,7 +360,7 @@ enum Command {
         /// Training rows (the model's own, or rows of the machine it serves).
         #[arg(long, value_delimiter = ',', required_unless_present = "remove", value_name = "FILES")]
         data: Vec<PathBuf>,
-        /// Which gate: linear or rules.
+        /// Which gate: linear, rules, or both (firing where either does).
         #[arg(long, default_value = "linear", value_name = "KIND")]
         kind: GateKind,
         /// Kernel files (or directories of `.c` files) the rows were measured on (rules only).
@@ -857,8 +857,10 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             let kernels = kernel_files(&kernels)?;
             let kind = gate.or((!kernels.is_empty()).then_some(GateKind::Rules));
-            if kind == Some(GateKind::Rules) && kernels.is_empty() {
-                return Err(Error::Usage("--gate rules needs --kernels (the rules read the kernels' sources)".into()));
+            if kind.is_some_and(|k| k != GateKind::Linear) && kernels.is_empty() {
+                return Err(Error::Usage(
+                    "--gate rules/both need --kernels (the rules read the kernels' sources)".into(),
+                ));
             }
             let gate = GateArgs { kernels, kind, assumed_tn: gate_tn };
             train(&data, &out, cfg, test.as_deref(), pool_machines, &gate)
@@ -869,8 +871,8 @@ fn run(cli: Cli) -> Result<(), Error> {
             if !remove {
                 let rows = dataset::load_all(&data).map_err(Error::Usage)?;
                 let kernels = kernel_files(&kernels)?;
-                if kernels.is_empty() && (kind == GateKind::Rules || samples.is_some()) {
-                    return Err(Error::Usage("tss gate: rules and --samples need --kernels".into()));
+                if kernels.is_empty() && (kind != GateKind::Linear || samples.is_some()) {
+                    return Err(Error::Usage("tss gate: rules, both and --samples need --kernels".into()));
                 }
                 if let Some(out) = &samples {
                     write_gate_samples(out, &rows, &kernels, m.feature_set())?;

@@ -205,6 +205,16 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
     let o = fit("rules");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("--kernels") && err.lines().count() == 1, "{err}");
+    let both = tss(&cache)
+        .args(["gate", "--kind", "both", "--kernels", "polybench/paper", "--gate-tn", "1000", "--data"])
+        .arg(&part)
+        .arg("--model")
+        .arg(&regs)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&both.stderr);
+    assert!(said.contains("linear estimate") && said.contains("LOG_DATA >"), "both kinds: {said}");
+    assert_eq!(choice(&regs)["original"], true, "the rules fire everywhere, so both do");
     let o = fit("linear");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("linear estimate of ln(untiled / fastest tile)"));

@@ -75,6 +75,8 @@ pub enum GateKind {
     Rules,
     /// A [`Linear`] estimate from the untiled row's stored features.
     Linear,
+    /// Both, firing where either does (needs the kernels' sources).
+    Both,
 }
 
 impl std::str::FromStr for GateKind {
@@ -83,7 +85,8 @@ impl std::str::FromStr for GateKind {
         match s {
             "rules" => Ok(GateKind::Rules),
             "linear" => Ok(GateKind::Linear),
-            _ => Err(format!("unknown gate kind {s:?} (rules, linear)")),
+            "both" => Ok(GateKind::Both),
+            _ => Err(format!("unknown gate kind {s:?} (linear, rules, both)")),
         }
     }
 }
@@ -200,7 +203,8 @@ impl UntiledGate {
         self.linear.as_ref().map(|l| l.mean.len())
     }
 
-    /// Whether applying the gate needs the kernels' sources (its rules do).
+    /// Whether applying the gate needs the kernels' sources (its rules do;
+    /// without them only a linear estimate applies).
     pub fn needs_traits(&self) -> bool {
         !self.rules.is_empty()
     }
@@ -250,10 +254,16 @@ impl UntiledGate {
     pub fn describe(&self) -> String {
         if let Some(l) = &self.linear {
             let top: Vec<String> = l.strongest(4).iter().map(|(n, w)| format!("{n} {w:+.2}")).collect();
+            let rules = if self.rules.is_empty() {
+                String::new()
+            } else {
+                let only = UntiledGate { linear: None, ..self.clone() };
+                format!("; and {}", only.describe())
+            };
             return format!(
                 "untiled where a linear estimate of ln(untiled / fastest tile) from the untiled row's {} features \
                  is below 0 (fires on {} of {} training instances, where the original ran {:.3}x the fastest \
-                 tile's time; strongest columns {})",
+                 tile's time; strongest columns {}){rules}",
                 l.mean.len(),
                 self.fires_on,
                 self.instances,
@@ -349,9 +359,17 @@ pub fn fit_on(
     if !set.describes_untiled() {
         return Ok(None);
     }
+    let rules = || -> Result<_, Error> {
+        Ok(UntiledGate::fit(&samples(records, &traits_of(records, kernels)?, set), assumed_tn))
+    };
+    let linear = || UntiledGate::fit_linear(&linear_samples(records, set));
     let gate = match kind {
-        GateKind::Rules => UntiledGate::fit(&samples(records, &traits_of(records, kernels)?, set), assumed_tn),
-        GateKind::Linear => UntiledGate::fit_linear(&linear_samples(records, set)),
+        GateKind::Rules => rules()?,
+        GateKind::Linear => linear(),
+        GateKind::Both => match (rules()?, linear()) {
+            (Some(r), Some(l)) => Some(UntiledGate { rules: r.rules, assumed_tn: r.assumed_tn, ..l }),
+            (r, l) => r.or(l),
+        },
     };
     Ok(gate.map(|g| UntiledGate { machine, ..g }))
 }
