@@ -30,6 +30,7 @@ To ask what teaches the model more, narrow the training rows:
   --hold-out blas,nn       evaluate only these held-out families
   --keep DIR               keep each fold's `tss eval --json` (DIR/FAMILY.json)
   --rescore DIR            train nothing: score the reports an earlier --keep DIR kept
+  --blend                  fit each fold's blended ranker too (`tss train --blend`)
   --gate [linear|rules]    fit each fold's untiled gate on its training rows (`tss train
                            --gate KIND`, linear when no kind is named) and apply it in
                            `tss eval`; "T1 network" is then the network's own first pick
@@ -202,6 +203,8 @@ def main():
     ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
     ap.add_argument("--hold-out", default="", help="comma-separated families to evaluate (default: all)")
     ap.add_argument("--keep", default="", help="directory to keep each fold's `tss eval --json` in (FAMILY.json), for a closer look")
+    ap.add_argument("--blend", action="store_true",
+                    help="fit each fold's blended ranker (`tss train --blend`; README, \"A learned untiled gate\")")
     ap.add_argument("--gate", nargs="?", const="linear", choices=["linear", "rules"],
                     help="fit and apply the untiled gate of this kind (README, \"The untiled gate\")")
     ap.add_argument("--rescore", default="", help="train nothing; score the FAMILY.json reports in this directory (from --keep)")
@@ -220,7 +223,7 @@ def main():
         train = [r for r in train if int(r[ii].split(":")[1]) < args.max_instances]
     # Evaluating with rules needs the kernels' sources; the linear gate reads the rows.
     kernels = ["--kernels", ",".join(os.path.join(ROOT, "corpus", d) for d in DIRS)] if args.gate == "rules" else []
-    gate = ["--gate", args.gate] if args.gate else []
+    gate = (["--gate", args.gate] if args.gate else []) + (["--blend"] if args.blend else [])
     methods = methods_for(KS)
     pooled = {m: [] for m in methods}
     pooled_speedup = []

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::Config;
+use crate::dataset::STORED;
 use crate::features::Shape;
 use crate::harness::compile::{Compiler, fnv1a};
 use crate::harness::session::{Policy, Session};
@@ -238,14 +239,15 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let rows: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
     let predicted = model.predict(&rows);
+    let order = blend_where_new(&model, &a, &shape, &variants, &opts.caches, &predicted, &mut warnings);
     // T6-Search times one of each kind of code first ([`search_order`]).
     let best = match opts.strategy {
         Strategy::T6Search => keep_diverse(
-            &predicted,
+            &order,
             |k| variants[k].search_class(d),
             variants.iter().position(|v| matches!(v, Variant::Untiled)),
         ),
-        _ => keep_best(&predicted),
+        _ => keep_best(&order),
     };
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
     let kept_idx = match (distrust(&model, &rows, &predicted), rule) {
@@ -328,6 +330,39 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         write_cache(opts, k, &choice);
     }
     Ok(Choice { code: code(&choice)?, ..choice })
+}
+
+/// The scores to rank `variants` by: the network's `predicted` values, or,
+/// where the model has a blended ranker and this kernel's loop structure is
+/// not one it trained on, their blend with the ranker's estimates
+/// ([`crate::model::ranker`]), which `warnings` then mentions.
+fn blend_where_new(
+    model: &SavedModel,
+    a: &Analysis,
+    shape: &Shape,
+    variants: &[Variant],
+    caches: &Caches,
+    predicted: &[f64],
+    warnings: &mut Vec<String>,
+) -> Vec<f64> {
+    let d = a.tile_dims();
+    let untiled = a.kernel.vector(STORED, shape, None, caches);
+    let Some(r) = model.meta.ranker.as_ref().filter(|r| r.applies(Some(&untiled))) else {
+        return predicted.to_vec();
+    };
+    let stored: Vec<Vec<f64>> =
+        variants.iter().map(|v| a.kernel.vector(STORED, shape, v.feature_config(d).as_ref(), caches)).collect();
+    match r.blend(predicted, &stored) {
+        Some(order) => {
+            warnings.push(
+                "this loop structure is new to the model: its ranking is blended with a linear estimate, which \
+                 extrapolates more gently (README, \"A learned untiled gate\")"
+                    .into(),
+            );
+            order
+        }
+        None => predicted.to_vec(),
+    }
 }
 
 /// `kept` with the untiled original first where the model's untiled gate

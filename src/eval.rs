@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use crate::dataset::Record;
+use crate::dataset::{Record, STORED};
 use crate::features::FeatureSet;
 use crate::gate::{InstanceKey, UntiledTraits};
 use crate::harness::Variant;
@@ -234,9 +234,9 @@ pub fn evaluate(
         }
         let times: Vec<f64> = cands.iter().map(|r| r.time_median.unwrap_or(f64::NAN)).collect();
         let feats: Vec<Vec<f64>> = cands.iter().map(|r| r.features_of(set).to_vec()).collect();
-        let pred = model.predict(&feats);
-        let best = times.iter().copied().fold(f64::INFINITY, f64::min);
         let untiled_row = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok);
+        let pred = blended(model, model.predict(&feats), &cands, untiled_row.copied());
+        let best = times.iter().copied().fold(f64::INFINITY, f64::min);
         let baseline = untiled_row.and_then(|r| r.time_median);
         let kept = keep_best(&pred);
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
@@ -295,6 +295,18 @@ pub fn evaluate(
         });
     }
     out
+}
+
+/// The scores the model ranks `cands` by: the network's `pred`, or where
+/// the model's blended ranker applies to the instance (its structure is
+/// new), the blend ([`crate::model::ranker`]). Stored as the candidates'
+/// predictions, so every search method follows the same order.
+fn blended(model: &SavedModel, pred: Vec<f64>, cands: &[&Record], untiled: Option<&Record>) -> Vec<f64> {
+    let Some(r) = model.meta.ranker.as_ref().filter(|r| r.applies(untiled.map(|u| u.features_of(STORED)))) else {
+        return pred;
+    };
+    let stored: Vec<Vec<f64>> = cands.iter().map(|c| c.features_of(STORED).to_vec()).collect();
+    r.blend(&pred, &stored).unwrap_or(pred)
 }
 
 /// Means per method over `evals` (PI against "tile 32").

@@ -343,9 +343,28 @@ enum Command {
         /// rows alone), `rules` or `both` (need --kernels). See `tss gate`.
         #[arg(long, value_name = "KIND")]
         gate: Option<GateKind>,
+        /// Also fit the blended ranker after training (see `tss blend`).
+        #[arg(long)]
+        blend: bool,
         /// TN assumed for the network's tiled choice where the gate would keep the original.
         #[arg(long, default_value_t = tss::gate::ASSUMED_TN, value_name = "TN")]
         gate_tn: f64,
+    },
+    /// Fit (or remove) a trained model's blended ranker: a quadratic ridge estimate of each
+    /// candidate's time relative to its instance's fastest, from the stored features, whose
+    /// ranking is added to the network's where a kernel's loop structure is not one the
+    /// model trained on (README, "A learned untiled gate"). Kernels it trained on keep the
+    /// network's ranking. Fitted on training rows in seconds; only model.json changes.
+    Blend {
+        /// Model directory whose model.json gains the ranker.
+        #[arg(long)]
+        model: PathBuf,
+        /// Training rows (the model's own).
+        #[arg(long, value_delimiter = ',', required_unless_present = "remove", value_name = "FILES")]
+        data: Vec<PathBuf>,
+        /// Remove the model's ranker instead.
+        #[arg(long)]
+        remove: bool,
     },
     /// Fit (or remove) a trained model's untiled gate: what keeps the loops as written
     /// where tiling does not pay (README, "The untiled gate"). `linear` (the default): a
@@ -822,6 +841,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             kernels,
             gate_tn,
             gate,
+            blend,
         } => {
             if !(0.0..1.0).contains(&dropout) {
                 return Err(Error::Usage(format!("--dropout {dropout}: must lie in [0, 1)")));
@@ -862,8 +882,19 @@ fn run(cli: Cli) -> Result<(), Error> {
                     "--gate rules/both need --kernels (the rules read the kernels' sources)".into(),
                 ));
             }
-            let gate = GateArgs { kernels, kind, assumed_tn: gate_tn };
+            let gate = GateArgs { kernels, kind, assumed_tn: gate_tn, blend };
             train(&data, &out, cfg, test.as_deref(), pool_machines, &gate)
+        }
+        Command::Blend { model, data, remove } => {
+            let mut m = tss::model::saved::SavedModel::load(&model).map_err(Error::Usage)?;
+            m.meta.ranker = None;
+            if !remove {
+                let rows = dataset::load_all(&data).map_err(Error::Usage)?;
+                m.meta.ranker = fit_ranker(&m, &rows)?;
+            }
+            m.save().map_err(Error::Usage)?;
+            eprintln!("tss: wrote {}", model.join("model.json").display());
+            Ok(())
         }
         Command::Gate { model, data, kind, kernels, gate_tn, remove, samples } => {
             let mut m = tss::model::saved::SavedModel::load(&model).map_err(Error::Usage)?;
@@ -1189,6 +1220,22 @@ struct GateArgs {
     /// `None`: no gate.
     kind: Option<GateKind>,
     assumed_tn: f64,
+    /// Also fit the blended ranker.
+    blend: bool,
+}
+
+/// The blended ranker of `model` on its training rows `rows`, said on
+/// stderr; an error when no row carries the stored columns.
+fn fit_ranker(
+    model: &tss::model::saved::SavedModel,
+    rows: &[dataset::Record],
+) -> Result<Option<tss::model::ranker::Ranker>, Error> {
+    let cap = model.meta.config.cap.unwrap_or(2.0);
+    let r = tss::model::ranker::Ranker::fit(rows, model.feature_set(), cap).ok_or_else(|| {
+        Error::Usage("no training rows with every stored feature column: run tss refeature on them first".into())
+    })?;
+    eprintln!("tss: ranker: {}", r.describe());
+    Ok(Some(r))
 }
 
 /// The untiled gate's traits of `records`' instances, when `model` has a
@@ -1255,6 +1302,9 @@ fn train(
             Some(g) => eprintln!("tss: gate: {}", g.describe()),
             None => eprintln!("tss: no untiled gate: keeping the original gains nothing on the training rows"),
         }
+    }
+    if gate.blend {
+        model.meta.ranker = fit_ranker(&model, &dataset::load_all(data).map_err(Error::Usage)?)?;
     }
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;

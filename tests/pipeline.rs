@@ -222,6 +222,19 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
         ok(tss(&cache).args(["eval", "--data", part.to_str().unwrap()]).arg("--model").arg(&regs).output().unwrap());
     assert!(table.contains("| **mean** | T1 network |"), "{table}");
 
+    // The blended ranker applies only to loop structures the rows lack:
+    // matmul's ranking stays the network's, trmm's is blended.
+    let o = tss(&cache).args(["blend", "--data", part.to_str().unwrap()]).arg("--model").arg(&regs).output().unwrap();
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stderr).contains("tss: ranker: blends"), "{o:?}");
+    let blended = |c: &serde_json::Value| c["warnings"].to_string().contains("new to the model");
+    assert!(!blended(&choice(&regs)), "matmul is in the rows");
+    let trmm = ok(tss(&cache)
+        .args(["predict", "polybench/paper/trmm.c", "--size", "M=100,N=90", "--mode", "t1", "--json", "--no-cache"])
+        .args(["-o", dir.path().join("u.c").to_str().unwrap(), "--model", regs.to_str().unwrap()])
+        .output()
+        .unwrap());
+    assert!(blended(&serde_json::from_str(&trmm).unwrap()), "{trmm}");
+
     // A corrupt model is a one-line error, not a panic (here its last network).
     std::fs::write(model.join("weights-2.bin"), b"garbage").unwrap();
     let o = tss(&cache)

@@ -16,7 +16,9 @@
 //! [`TrainConfig`] fully describes a run and is saved with its model.
 
 pub mod correct;
+pub mod linear;
 pub mod net;
+pub mod ranker;
 pub mod saved;
 pub mod source;
 pub mod train;
@@ -555,6 +557,7 @@ pub fn fit(
         scores: serde_json::Value::Null,
         correction: None,
         gate: None,
+        ranker: None,
     };
     let mut model = saved::SavedModel::new(out, meta, trained.nets);
     let (val_records, train_records): (Vec<crate::dataset::Record>, Vec<_>) =

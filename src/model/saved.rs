@@ -80,6 +80,11 @@ pub struct ModelMeta {
     /// ([`crate::gate`]); fitted by `tss train --kernels` or `tss gate`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate: Option<crate::gate::UntiledGate>,
+    /// The linear ranker blended with the network where a kernel's structure
+    /// is new ([`crate::model::ranker`]); fitted by `tss train --blend` or
+    /// `tss blend`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranker: Option<crate::model::ranker::Ranker>,
 }
 
 /// How far outside its training range an input may lie, in spans of that
@@ -313,6 +318,7 @@ pub(crate) mod tests {
             scores: serde_json::Value::Null,
             correction: None,
             gate: None,
+            ranker: None,
         };
         let device = Default::default();
         let nets = (0..members).map(|_| Mlp::new(d, 32, 0.2, &device)).collect();

@@ -21,14 +21,12 @@
 //! original and the searches time it first; `tss predict` applies the gate
 //! only on the machine it was fitted on.
 
-pub mod linear;
-
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use linear::Linear;
+pub use crate::model::linear::Linear;
 
 use crate::Error;
 use crate::dataset::{Record, STORED};
@@ -214,7 +212,7 @@ impl UntiledGate {
     /// [`linear_samples`]); `None` without two samples.
     pub fn fit_linear(samples: &[(Vec<f64>, f64)]) -> Option<UntiledGate> {
         let (x, y): (Vec<Vec<f64>>, Vec<f64>) = samples.iter().cloned().unzip();
-        let linear = Linear::fit(STORED, &x, &y, linear::LAMBDA)?;
+        let linear = Linear::fit(STORED, &x, &y, crate::model::linear::LAMBDA, false)?;
         let fired: Vec<f64> = samples.iter().filter(|(x, _)| linear.estimate(x) < 0.0).map(|(_, y)| y.exp()).collect();
         Some(UntiledGate {
             rules: Vec::new(),
