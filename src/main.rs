@@ -882,7 +882,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                     "--gate rules/both need --kernels (the rules read the kernels' sources)".into(),
                 ));
             }
-            let gate = GateArgs { kernels, kind, assumed_tn: gate_tn, blend };
+            let gate = BesideArgs { kernels, kind, assumed_tn: gate_tn, blend };
             train(&data, &out, cfg, test.as_deref(), pool_machines, &gate)
         }
         Command::Blend { model, data, remove } => {
@@ -1214,8 +1214,9 @@ fn write_gate_samples(out: &Path, rows: &[dataset::Record], kernels: &[PathBuf],
     std::fs::write(out, text).map_err(|source| Error::Io { path: out.into(), source })
 }
 
-/// What `tss train` needs to fit the untiled gate.
-struct GateArgs {
+/// What `tss train` fits beside the networks: the untiled gate and the
+/// blended ranker.
+struct BesideArgs {
     kernels: Vec<PathBuf>,
     /// `None`: no gate.
     kind: Option<GateKind>,
@@ -1264,7 +1265,7 @@ fn train(
     cfg: TrainConfig,
     test: Option<&Path>,
     pool: bool,
-    gate: &GateArgs,
+    gate: &BesideArgs,
 ) -> Result<(), Error> {
     let bar = indicatif::ProgressBar::new(cfg.max_epochs as u64);
     bar.set_style(
