@@ -15,6 +15,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::linear::cholesky_solve;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -182,28 +183,6 @@ impl Normal {
         }
         cholesky_solve(a, self.b.clone())
     }
-}
-
-/// Solves `a x = b` for a symmetric positive definite `a`.
-fn cholesky_solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
-    let d = b.len();
-    for j in 0..d {
-        let s = a[j][j] - (0..j).map(|k| a[j][k] * a[j][k]).sum::<f64>();
-        if s.is_nan() || s <= 0.0 {
-            return None;
-        }
-        a[j][j] = s.sqrt();
-        for i in j + 1..d {
-            a[i][j] = (a[i][j] - (0..j).map(|k| a[i][k] * a[j][k]).sum::<f64>()) / a[j][j];
-        }
-    }
-    for i in 0..d {
-        b[i] = (b[i] - (0..i).map(|k| a[i][k] * b[k]).sum::<f64>()) / a[i][i];
-    }
-    for i in (0..d).rev() {
-        b[i] = (b[i] - (i + 1..d).map(|k| a[k][i] * b[k]).sum::<f64>()) / a[i][i];
-    }
-    Some(b)
 }
 
 #[cfg(test)]

@@ -115,8 +115,9 @@ fn inputs(x: &[f64], quadratic: bool) -> Vec<f64> {
 }
 
 /// Solves `a x = b` for a symmetric positive definite `a` (the ridge normal
-/// equations always are); `None` if a pivot vanishes.
-fn cholesky_solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+/// equations always are), reading only its lower triangle; `None` if a
+/// pivot vanishes.
+pub(crate) fn cholesky_solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     let d = b.len();
     // a becomes L (lower triangle), a = L L'.
     for j in 0..d {
