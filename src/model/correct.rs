@@ -15,11 +15,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::linear::cholesky_solve;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
+
+use crate::model::linear::cholesky_solve;
 
 /// Added to a model's output (its encoded target) for normalised inputs `z`:
 /// `weights · z`.
