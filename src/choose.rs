@@ -20,6 +20,7 @@ use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, UNTILED, Variant};
 use crate::instance::Sizes;
 use crate::machine::{Caches, Descriptor, MachineInfo, human};
+use crate::model::ranker::Ranker;
 use crate::model::saved::SavedModel;
 use crate::model::source::ModelSource;
 use crate::refine::{self, Space, Tried};
@@ -346,8 +347,8 @@ fn blend_where_new(
     warnings: &mut Vec<String>,
 ) -> Vec<f64> {
     let d = a.tile_dims();
-    let untiled = a.kernel.vector(STORED, shape, None, caches);
-    let Some(r) = model.meta.ranker.as_ref().filter(|r| r.applies(Some(&untiled))) else {
+    let new = |r: &&Ranker| r.applies(Some(&a.kernel.vector(STORED, shape, None, caches)));
+    let Some(r) = model.meta.ranker.as_ref().filter(new) else {
         return predicted.to_vec();
     };
     let stored: Vec<Vec<f64>> =
