@@ -27,6 +27,7 @@
 //! by `fsync`; on reopening, a torn last line (a kill mid-write) is cut off,
 //! so a resumed collection neither loses finished rows nor duplicates them.
 
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -124,6 +125,17 @@ impl Record {
     pub fn features_of(&self, set: FeatureSet) -> &[f64] {
         &self.features[..set.len().min(self.features.len())]
     }
+}
+
+/// The rows a model of `set` ranks ([`Record::is_candidate`]), grouped by
+/// instance ([`Record::instance_key`]), in key order: what the untiled gate
+/// and the blended ranker fit on, each group sharing one fastest time.
+pub fn candidates_by_instance(records: &[Record], set: FeatureSet) -> BTreeMap<String, Vec<&Record>> {
+    let mut groups: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.is_candidate(set)) {
+        groups.entry(r.instance_key()).or_default().push(r);
+    }
+    groups
 }
 
 /// The feature set rows store: the widest. Files written before a set

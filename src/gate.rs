@@ -21,7 +21,7 @@
 //! original and the searches time it first; `tss predict` applies the gate
 //! only on the machine it was fitted on.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::model::linear::Linear;
 
 use crate::Error;
-use crate::dataset::{Record, STORED};
+use crate::dataset::{Record, STORED, candidates_by_instance};
 use crate::features::FeatureSet;
 use crate::harness::UNTILED;
 use crate::instance::Sizes;
@@ -378,11 +378,7 @@ pub fn fit_on(
 /// `set` ranks. The fastest tile, not the fastest candidate: the estimate
 /// must say by how much the original wins, not only that it does.
 pub fn linear_samples(records: &[Record], set: FeatureSet) -> Vec<(Vec<f64>, f64)> {
-    let mut groups: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
-    for r in records.iter().filter(|r| r.is_candidate(set)) {
-        groups.entry(r.instance_key()).or_default().push(r);
-    }
-    groups
+    candidates_by_instance(records, set)
         .values()
         .filter_map(|rows| {
             let tiled = rows.iter().filter(|r| r.tile != UNTILED).filter_map(|r| r.time_median);
@@ -411,11 +407,7 @@ pub fn labelled_samples(
     traits: &HashMap<InstanceKey, UntiledTraits>,
     set: FeatureSet,
 ) -> Vec<(String, UntiledTraits, f64)> {
-    let mut groups: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
-    for r in records.iter().filter(|r| r.is_candidate(set)) {
-        groups.entry(r.instance_key()).or_default().push(r);
-    }
-    groups
+    candidates_by_instance(records, set)
         .iter()
         .filter_map(|(key, rows)| {
             let best = rows.iter().filter_map(|r| r.time_median).fold(f64::INFINITY, f64::min);

@@ -46,8 +46,8 @@ pub struct Linear {
 }
 
 impl Linear {
-    /// The estimated `ln(untiled / fastest tile)`: below 0, the original is
-    /// expected to beat every tile. Non-finite inputs count as the mean.
+    /// The estimate for the feature vector `x` (of `set`'s length; the
+    /// squares are taken here). Non-finite inputs count as the mean.
     pub fn estimate(&self, x: &[f64]) -> f64 {
         let x = inputs(x, self.quadratic);
         let terms = x.iter().zip(&self.mean).zip(&self.scale).zip(&self.weights);

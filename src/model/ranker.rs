@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dataset::{Record, STORED};
+use crate::dataset::{Record, STORED, candidates_by_instance};
 use crate::features::FeatureSet;
 use crate::harness::UNTILED;
 use crate::model::linear::Linear;
@@ -63,14 +63,14 @@ impl Ranker {
     /// `set` that carries the stored columns, its target relative to its
     /// instance's fastest. `None` without two such rows.
     pub fn fit(records: &[Record], set: FeatureSet, cap: f64) -> Option<Ranker> {
-        let mut groups: std::collections::BTreeMap<String, Vec<&Record>> = Default::default();
-        for r in records.iter().filter(|r| r.is_candidate(set) && r.features.len() >= STORED.len()) {
-            groups.entry(r.instance_key()).or_default().push(r);
-        }
         let (mut x, mut y, mut known) = (Vec::new(), Vec::new(), Vec::new());
-        for rows in groups.values() {
+        for rows in candidates_by_instance(records, set).values() {
+            let rows: Vec<&Record> = rows.iter().copied().filter(|r| r.features.len() >= STORED.len()).collect();
+            if rows.is_empty() {
+                continue;
+            }
             let best = rows.iter().filter_map(|r| r.time_median).fold(f64::INFINITY, f64::min);
-            for r in rows {
+            for r in &rows {
                 let Some(t) = r.time_median else { continue };
                 x.push(r.features_of(STORED).to_vec());
                 y.push((t / best).ln().min(cap.ln()));
