@@ -1295,8 +1295,10 @@ fn train(
     for (m, s) in &r.validation {
         eprintln!("tss: validation {m}: TN {:.3} (geometric mean {:.3})", s.tn, s.tn_geo);
     }
+    // The training rows, read once for whatever below needs them.
+    let needs_rows = gate.kind.is_some() || gate.blend || test.is_some();
+    let rows = if needs_rows { dataset::load_all(data).map_err(Error::Usage)? } else { Vec::new() };
     if let Some(kind) = gate.kind {
-        let rows = dataset::load_all(data).map_err(Error::Usage)?;
         let machine = model.meta.data.machine.clone();
         model.meta.gate = tss::gate::fit_on(&rows, machine, &gate.kernels, model.feature_set(), kind, gate.assumed_tn)?;
         match &model.meta.gate {
@@ -1305,12 +1307,11 @@ fn train(
         }
     }
     if gate.blend {
-        model.meta.ranker = fit_ranker(&model, &dataset::load_all(data).map_err(Error::Usage)?)?;
+        model.meta.ranker = fit_ranker(&model, &rows)?;
     }
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;
-        let train_rows = dataset::load_all(data).map_err(Error::Usage)?;
-        let constants = eval::best_constant(&train_rows, model.feature_set());
+        let constants = eval::best_constant(&rows, model.feature_set());
         let traits = gate_traits(&model, &recs, &gate.kernels)?;
         let evals = eval::evaluate(&model, &recs, &constants, &traits);
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
