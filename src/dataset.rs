@@ -390,6 +390,24 @@ pub fn machine_of(path: &Path) -> Result<Option<Descriptor>, String> {
     }
 }
 
+/// The data directory under `root` (the repository) for rows measured on
+/// `here`: [`Descriptor::data_dir`], unless another machine's rows already
+/// hold it (its `machine.json` differs: a CPU of the same name, ISA and L2,
+/// or another harness), then [`Descriptor::data_dir_with_id`].
+pub fn data_dir_under(here: &Descriptor, root: &Path) -> String {
+    let first = here.data_dir();
+    match machine_of(&root.join(&first).join("rows.csv")) {
+        Ok(Some(theirs)) if !same_machine(&theirs, here) => here.data_dir_with_id(),
+        _ => first,
+    }
+}
+
+/// Whether rows of `a` and `b` may share a file: the same machine, timed by
+/// the same harness with the same size binding.
+fn same_machine(a: &Descriptor, b: &Descriptor) -> bool {
+    (a.harness, a.sizes) == (b.harness, b.sizes) && a.differences(b).is_empty()
+}
+
 /// Checks that rows measured on `here` (carrying `meta`) may join `path`,
 /// whose rows so far are `rows`: the directory's `machine.json` and every
 /// row must agree with this machine, or the error names both. Records
@@ -402,7 +420,7 @@ pub fn claim(path: &Path, rows: &[Record], here: &Descriptor, meta: &Meta) -> Re
             path.display(),
             here.summary(),
             diffs.join(", "),
-            here.data_dir()
+            data_dir_under(here, Path::new("."))
         ))
     };
     let recorded = machine_of(path)?;
@@ -417,7 +435,7 @@ pub fn claim(path: &Path, rows: &[Record], here: &Descriptor, meta: &Meta) -> Re
                 theirs.sizes,
                 here.harness,
                 here.sizes,
-                here.data_dir()
+                data_dir_under(here, Path::new("."))
             ));
         }
         let diffs = theirs.differences(here);
@@ -581,6 +599,23 @@ pub(crate) mod tests {
         let meta = Meta { cc: "clang 19".into(), ..r.meta.clone() };
         let e = claim(&fresh.path().join("x.csv"), &[r], &here, &meta).unwrap_err();
         assert!(e.contains("compiler cc 12 vs clang 19"), "{e}");
+    }
+
+    #[test]
+    fn a_cpu_of_the_same_name_is_given_its_own_directory() {
+        let root = tempfile::tempdir().unwrap();
+        let r = rec("8x8x8");
+        let mut zen5 = Descriptor::detect("cc 12", "-O3 -march=native");
+        (zen5.cpu, zen5.family, zen5.model) = (r.meta.cpu.clone(), Some(26), Some(2));
+        let zen4 = Descriptor { family: Some(25), model: Some(17), ..zen5.clone() };
+        assert_eq!(data_dir_under(&zen5, root.path()), zen5.data_dir(), "no rows yet: the first choice");
+        let file = root.path().join(zen5.data_dir()).join("corpus-serial-test.csv");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        claim(&file, &[], &zen5, &r.meta).unwrap();
+        assert_eq!(data_dir_under(&zen5, root.path()), zen5.data_dir(), "its own rows");
+        let other = data_dir_under(&zen4, root.path());
+        assert_eq!(other, zen4.data_dir_with_id());
+        assert!(other.ends_with("-f25m17/"), "{other}");
     }
 
     #[test]

@@ -180,22 +180,45 @@ impl Descriptor {
     /// A toolchain other than gcc at the default flags adds its tag (see
     /// [`Descriptor::toolchain`]): `harness3-constant-clang19/`.
     pub fn data_dir(&self) -> String {
+        self.data_dir_named(false)
+    }
+
+    /// [`Descriptor::data_dir`] with the CPU's family and model in the
+    /// harness directory's name (`harness3-constant-f25m17/`), for a machine
+    /// whose slug another CPU's rows already hold there; see
+    /// [`crate::dataset::data_dir_under`].
+    pub fn data_dir_with_id(&self) -> String {
+        self.data_dir_named(self.cpu_id().is_some())
+    }
+
+    fn data_dir_named(&self, with_id: bool) -> String {
+        let id = self.cpu_id().filter(|_| with_id).map(|i| format!("-{i}")).unwrap_or_default();
         let tag = self.toolchain().map(|t| format!("-{t}")).unwrap_or_default();
         if self.harness == 1 {
-            format!("data/{}{tag}/", self.slug())
+            format!("data/{}{id}{tag}/", self.slug())
         } else {
-            format!("data/{}/harness{}-{}{tag}/", self.slug(), self.harness, self.sizes)
+            format!("data/{}/harness{}-{}{id}{tag}/", self.slug(), self.harness, self.sizes)
         }
+    }
+
+    /// `f25m17` for CPU family 25 model 17: what tells apart CPUs that share
+    /// a [`Descriptor::slug`] (cloud parts of Zen 3, 4 and 5 all call
+    /// themselves `AMD EPYC`). `None` when either is unrecorded.
+    pub fn cpu_id(&self) -> Option<String> {
+        Some(format!("f{}m{}", self.family?, self.model?))
     }
 
     /// The machine and its toolchain as one name, for what is kept per
     /// platform in the user's cache (adapted models and their rows):
-    /// [`Descriptor::slug`], then the toolchain's tag when it has one.
+    /// [`Descriptor::slug`], then [`Descriptor::cpu_id`] when recorded (so
+    /// that a VM moved to another CPU of the same name does not pick up the
+    /// other CPU's model), then the toolchain's tag when it has one.
     pub fn platform(&self) -> String {
-        match self.toolchain() {
-            Some(t) => format!("{}-{t}", self.slug()),
-            None => self.slug(),
+        let mut name = self.slug();
+        for part in [self.cpu_id(), self.toolchain()].into_iter().flatten() {
+            name = format!("{name}-{part}");
         }
+        name
     }
 
     /// A short tag for a toolchain other than gcc with
@@ -406,7 +429,7 @@ mod tests {
     fn toolchains_other_than_the_default_name_their_platform() {
         let gcc = "cc (Debian 12.2.0-14+deb12u1) 12.2.0";
         let mut d = Descriptor::detect(gcc, "-O3  -march=native");
-        (d.cpu, d.isa, d.l2) = ("AMD EPYC".into(), "avx2".into(), 512 << 10);
+        (d.cpu, d.isa, d.l2, d.family, d.model) = ("AMD EPYC".into(), "avx2".into(), 512 << 10, None, None);
         assert_eq!(d.toolchain(), None);
         assert_eq!(d.platform(), "amd-epyc-avx2-l2-512k");
         assert_eq!(d.data_dir(), "data/amd-epyc-avx2-l2-512k/harness3-constant/");
@@ -422,6 +445,25 @@ mod tests {
             Descriptor { cc: "Intel(R) oneAPI DPC++/C++ Compiler 2024.0.2 (2024.0.2.20231213)".into(), ..d.clone() };
         assert_eq!(icx.toolchain().as_deref(), Some("intelr2024"));
         assert_eq!(Descriptor { cc: String::new(), ..d }.toolchain(), None);
+    }
+
+    #[test]
+    fn cpus_of_one_name_get_their_own_platform_and_directory() {
+        let gcc = "cc (Debian 12.2.0-14+deb12u1) 12.2.0";
+        let mut zen4 = Descriptor::detect(gcc, "-O3 -march=native");
+        (zen4.cpu, zen4.isa, zen4.l2, zen4.family, zen4.model) =
+            ("AMD EPYC".into(), "avx512".into(), 1 << 20, Some(25), Some(17));
+        let zen5 = Descriptor { family: Some(26), model: Some(2), ..zen4.clone() };
+        assert_eq!(zen4.slug(), zen5.slug());
+        assert_eq!(zen4.platform(), "amd-epyc-avx512-l2-1m-f25m17");
+        assert_ne!(zen4.platform(), zen5.platform());
+        assert_eq!(zen4.data_dir(), zen5.data_dir(), "the first choice is shared");
+        assert_eq!(zen4.data_dir_with_id(), "data/amd-epyc-avx512-l2-1m/harness3-constant-f25m17/");
+        let clang = Descriptor { cc: "Debian clang version 19.1.7 (3~deb12u1)".into(), ..zen4.clone() };
+        assert_eq!(clang.platform(), "amd-epyc-avx512-l2-1m-f25m17-clang19");
+        assert_eq!(clang.data_dir_with_id(), "data/amd-epyc-avx512-l2-1m/harness3-constant-f25m17-clang19/");
+        let unrecorded = Descriptor { model: None, ..zen4 };
+        assert_eq!(unrecorded.data_dir_with_id(), unrecorded.data_dir());
     }
 
     #[test]

@@ -175,7 +175,11 @@ pub fn fit_to(m: &SavedModel, here: &Descriptor) -> String {
 /// `tss machine`: this machine as tss records it, its data directory name,
 /// and how the default models fit it.
 pub fn describe_machine(here: &Descriptor) -> String {
-    let mut out = format!("this machine: {}\ndata directory: {}\n", here.summary(), here.data_dir());
+    let mut out = format!(
+        "this machine: {}\ndata directory: {}\n",
+        here.summary(),
+        crate::dataset::data_dir_under(here, std::path::Path::new("."))
+    );
     for parallel in [false, true] {
         let src = ModelSource::default_for(parallel);
         let mode = if parallel { "parallel" } else { "serial" };
