@@ -251,8 +251,10 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         _ => keep_best(&order),
     };
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
-    let kept_idx = match (distrust(&model, &rows, &predicted), rule) {
-        (Some(why), Some(rule)) => {
+    let far = distrust(&model, &rows, &predicted).zip(rule);
+    let ruled = far.is_some();
+    let kept_idx = match far {
+        Some((why, rule)) => {
             let what = match opts.strategy {
                 Strategy::T6Search => format!("timing the cache rule's tile {rule} and its neighbours"),
                 _ => format!("tile {rule} from the cache rule (the largest whose working set fits L2)"),
@@ -272,7 +274,10 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             best
         }
     };
-    let kept_idx = gate_first(&model, &a, &shape, opts, &variants, kept_idx, &mut warnings);
+    // Far outside the training range the gate's estimate extrapolates like
+    // the network's: the cache rule decides alone.
+    let kept_idx =
+        if ruled { kept_idx } else { gate_first(&model, &a, &shape, opts, &variants, kept_idx, &mut warnings) };
     let mut kept: Vec<Kept> = kept_idx.iter().map(|&k| Kept::of(&variants[k], d, predicted[k])).collect();
     let mut untiled = None;
     let mut refined = Vec::new();
@@ -563,7 +568,7 @@ fn provenance_warnings(model: &SavedModel, opts: &ChooseOptions) -> Vec<String> 
     let recorded = compiler.as_ref().and_then(|c| d.differences_from(&Descriptor::detect(&c.version, &c.flags())));
     if let Some(diffs) = recorded {
         if !diffs.is_empty() {
-            w.push(format!("the model was trained on another machine ({}): {advice}", diffs.join(", ")));
+            w.push(format!("the model was trained on {}: {advice}", d.other_machines(&diffs)));
         }
     } else {
         let here = MachineInfo::detect();

@@ -21,13 +21,26 @@ pub fn choice(c: &Choice) -> String {
         c.kept.len(),
         if c.from_cache { ", cached" } else { "" }
     );
+    // A model of the per-dimension space keeps hundreds of configs: list
+    // every measured one, and the best few of the rest.
+    let (mut listed, mut unlisted) = (0, 0);
     for k in &c.kept {
         let tile = k.label();
         match k.measured {
             Some(m) => writeln!(s, "  {tile:>18}  predicted {:.4}{}  measured {m:.4} s", k.predicted, c.unit),
-            None => writeln!(s, "  {tile:>18}  predicted {:.4}{}", k.predicted, c.unit),
+            None if listed < LISTED_UNMEASURED => {
+                listed += 1;
+                writeln!(s, "  {tile:>18}  predicted {:.4}{}", k.predicted, c.unit)
+            }
+            None => {
+                unlisted += 1;
+                Ok(())
+            }
         }
         .expect("string");
+    }
+    if unlisted > 0 {
+        let _ = writeln!(s, "  ... and {unlisted} more kept, ranked lower (--json lists them all)");
     }
     if let Some(u) = c.untiled.filter(|_| !c.kept.iter().any(|k| k.untiled)) {
         let _ = writeln!(s, "  {:>18}  {:>18}  measured {u:.4} s", "untiled", "");
@@ -42,3 +55,6 @@ pub fn choice(c: &Choice) -> String {
     }
     s
 }
+
+/// Unmeasured kept configs `tss predict` lists, in the model's order.
+const LISTED_UNMEASURED: usize = 10;

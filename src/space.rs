@@ -176,7 +176,11 @@ fn product(lists: &[Vec<usize>]) -> Vec<Vec<usize>> {
 pub fn cache_rule(a: &Analysis, extents: &[i64], caches: &Caches) -> Config {
     let line = (caches.line / a.kernel.element_bytes).max(1) as usize;
     let clamp = |t: usize| -> Vec<usize> { extents.iter().map(|&e| t.min(e.max(1) as usize)).collect() };
-    let longest = extents.iter().copied().max().unwrap_or(1).max(1) as usize;
+    // No tile member beyond L2's worth of elements can fit L2 while reading
+    // along it; the cap also keeps the candidate list small at huge extents
+    // (at 1e11 it once asked for 100 GB).
+    let most = (caches.l2 / a.kernel.element_bytes.max(1)).max(1) as usize;
+    let longest = (extents.iter().copied().max().unwrap_or(1).max(1) as usize).min(most);
     let sizes: Vec<usize> = (1..=longest.div_ceil(line)).map(|k| k * line).collect();
     let t = crate::select::cache_rule(&sizes, |t| a.kernel.working_set(&clamp(t)), caches.l2).unwrap_or(line);
     Config::tiled(clamp(t))

@@ -48,7 +48,19 @@ impl Provenance {
     /// one of them is like it, else the differences of the closest; `None`
     /// when the model recorded no descriptor.
     pub fn differences_from(&self, here: &crate::machine::Descriptor) -> Option<Vec<String>> {
-        self.machine.iter().chain(&self.machines).map(|m| m.differences(here)).min_by_key(Vec::len)
+        // Among as many differences, the vector ISA and the L2 weigh most.
+        let weight =
+            |d: &Vec<String>| (d.len(), d.iter().filter(|x| x.starts_with("isa ") || x.starts_with("L2 ")).count());
+        self.machine.iter().chain(&self.machines).map(|m| m.differences(here)).min_by_key(weight)
+    }
+
+    /// How a warning names the training machines: `another machine`, or
+    /// `3 other machines (the closest differs in ...)` for a pooled model.
+    pub fn other_machines(&self, diffs: &[String]) -> String {
+        match self.machine.iter().chain(&self.machines).count() {
+            0 | 1 => format!("another machine ({})", diffs.join(", ")),
+            n => format!("{n} other machines (the closest differs in {})", diffs.join(", ")),
+        }
     }
 }
 
@@ -294,8 +306,16 @@ pub(crate) mod tests {
         assert_eq!(Provenance::default().differences_from(&here), None, "nothing recorded");
         let single = Provenance { machine: Some(other.clone()), ..Provenance::default() };
         assert_eq!(single.differences_from(&here).map(|d| d.len()), Some(2));
-        let pooled = Provenance { machines: vec![other, here.clone()], ..Provenance::default() };
+        let pooled = Provenance { machines: vec![other.clone(), here.clone()], ..Provenance::default() };
         assert_eq!(pooled.differences_from(&here), Some(Vec::new()));
+        // Of two machines with as many differences, the one with this
+        // machine's ISA and L2 is the closest, and a warning counts them.
+        let same_caches = crate::machine::Descriptor { cpu: "Other".into(), l1d: here.l1d * 2, ..here.clone() };
+        let pooled = Provenance { machines: vec![other, same_caches], ..Provenance::default() };
+        let diffs = pooled.differences_from(&here).unwrap();
+        assert!(diffs.iter().any(|d| d.starts_with("L1d ")), "{diffs:?}");
+        assert!(pooled.other_machines(&diffs).starts_with("2 other machines (the closest differs in cpu"), "{diffs:?}");
+        assert!(single.other_machines(&["x".into()]).starts_with("another machine (x)"));
     }
 
     /// An untrained model of the default set, every input's range [0, 1].
