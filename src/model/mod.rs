@@ -15,6 +15,8 @@
 //! Configuration, module and training stay apart as in Burn's examples: a
 //! [`TrainConfig`] fully describes a run and is saved with its model.
 
+/// Which model directory under `trained/` is built into the binary for each mode.
+pub mod built_in;
 pub mod correct;
 pub mod linear;
 pub mod net;

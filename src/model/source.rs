@@ -157,7 +157,7 @@ pub fn fit_to(m: &SavedModel, here: &Descriptor) -> String {
             if diffs.is_empty() {
                 "trained on this kind of machine".into()
             } else {
-                format!("trained on another machine ({}): T1 may pick worse tiles here", diffs.join(", "))
+                format!("trained on {}: T1 may pick worse tiles here", d.other_machines(&diffs))
             }
         }
         None if d.cpu == here.cpu && d.l1d == here.l1d && d.l2 == here.l2 => {
@@ -210,8 +210,10 @@ mod tests {
 
     #[test]
     fn built_in_models_are_the_files_in_trained() {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trained/serial");
-        let a = ModelSource::Dir(dir).fingerprint().unwrap();
-        assert_eq!(Some(a), ModelSource::Shipped { parallel: false }.fingerprint());
+        for (mode, name) in super::super::built_in::BUILT_IN {
+            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trained").join(name);
+            let a = ModelSource::Dir(dir).fingerprint().unwrap();
+            assert_eq!(Some(a), ModelSource::Shipped { parallel: mode == "parallel" }.fingerprint(), "{mode}");
+        }
     }
 }
