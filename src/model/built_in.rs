@@ -1,5 +1,5 @@
-// `build.rs` includes this file too (so no inner doc comment here), so
-// the two cannot disagree.
+// Compiled as `model::built_in` and included by `build.rs`, so the two
+// cannot disagree (an included file cannot carry an inner doc comment).
 
 /// Each mode and its directory under `trained/`. Serial code gets the corpus
 /// model of three CPUs (it ranks the whole per-dimension space and the
