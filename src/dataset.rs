@@ -364,7 +364,12 @@ pub fn rewrite(path: &Path, records: &[Record]) -> Result<(), String> {
 /// The descriptor file of the dataset directory that holds `path`: every
 /// CSV in a directory was measured on the machine it describes.
 pub fn machine_path(path: &Path) -> PathBuf {
-    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).join("machine.json")
+    dir_of(path).join("machine.json")
+}
+
+/// The directory that holds data file `path` (`.` for a bare file name).
+fn dir_of(path: &Path) -> &Path {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 
 /// The distinct machines recorded beside `paths`.
@@ -382,7 +387,12 @@ pub fn machines_of(paths: &[PathBuf]) -> Result<Vec<Descriptor>, String> {
 
 /// The machine that `path`'s directory belongs to, if it records one.
 pub fn machine_of(path: &Path) -> Result<Option<Descriptor>, String> {
-    let m = machine_path(path);
+    machine_in(dir_of(path))
+}
+
+/// The machine that data directory `dir` records in its `machine.json`, if any.
+pub fn machine_in(dir: &Path) -> Result<Option<Descriptor>, String> {
+    let m = dir.join("machine.json");
     match std::fs::read_to_string(&m) {
         Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", m.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -396,16 +406,10 @@ pub fn machine_of(path: &Path) -> Result<Option<Descriptor>, String> {
 /// or another harness), then [`Descriptor::data_dir_with_id`].
 pub fn data_dir_under(here: &Descriptor, root: &Path) -> String {
     let first = here.data_dir();
-    match machine_of(&root.join(&first).join("rows.csv")) {
-        Ok(Some(theirs)) if !same_machine(&theirs, here) => here.data_dir_with_id(),
+    match machine_in(&root.join(&first)) {
+        Ok(Some(theirs)) if !theirs.timing_differences(here).is_empty() => here.data_dir_with_id(),
         _ => first,
     }
-}
-
-/// Whether rows of `a` and `b` may share a file: the same machine, timed by
-/// the same harness with the same size binding.
-fn same_machine(a: &Descriptor, b: &Descriptor) -> bool {
-    (a.harness, a.sizes) == (b.harness, b.sizes) && a.differences(b).is_empty()
 }
 
 /// Checks that rows measured on `here` (carrying `meta`) may join `path`,
@@ -477,13 +481,7 @@ pub fn one_machine(paths: &[PathBuf], rows: &[Record], pool: bool) -> Result<Opt
     for p in paths {
         let Some(d) = machine_of(p)? else { continue };
         if let Some((q, first)) = &found {
-            let mut diffs = first.differences(&d);
-            if first.harness != d.harness {
-                diffs.push(format!("harness version {} vs {}", first.harness, d.harness));
-            }
-            if first.sizes != d.sizes {
-                diffs.push(format!("sizes {} vs {}", first.sizes, d.sizes));
-            }
+            let diffs = first.timing_differences(&d);
             if !diffs.is_empty() {
                 return Err(format!(
                     "{} and {} were measured on different machines (differs in {}); use one machine's files, or --pool-machines to train on several",

@@ -314,6 +314,19 @@ impl Descriptor {
         cmp("flags", self.cflags.clone(), other.cflags.clone());
         out
     }
+
+    /// [`Self::differences`], and the harness version and size binding too:
+    /// what keeps two descriptors' rows out of one file even on one CPU.
+    pub fn timing_differences(&self, other: &Descriptor) -> Vec<String> {
+        let mut out = self.differences(other);
+        if self.harness != other.harness {
+            out.push(format!("harness version {} vs {}", self.harness, other.harness));
+        }
+        if self.sizes != other.sizes {
+            out.push(format!("sizes {} vs {}", self.sizes, other.sizes));
+        }
+        out
+    }
 }
 
 fn first_harness() -> u32 {
