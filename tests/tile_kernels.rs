@@ -300,6 +300,28 @@ fn trmm_reads_rows_not_yet_written_in_a_vector_tile() {
     }
 }
 
+/// A vector register tile runs what its blocks of G vectors leave one
+/// vector at a time: at NJ = 41 and 4-double vectors, gemm's 3-vector
+/// blocks cover 36 columns, one single vector 4 more, and the plain code
+/// the last. Exactness at the tests' sizes is `check_kernel`'s too.
+#[test]
+fn vector_tiles_finish_with_single_vectors() {
+    let k = root().join("polybench/linear-algebra/gemm.c");
+    let src = std::fs::read_to_string(&k).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let expected = compile_and_run(&k, &dir.path().join("orig"));
+    let opts = TileOptions { config: "16x64x8:3x1x5/pack/v3".parse().unwrap(), ..TileOptions::default() };
+    let (code, _) = tss::tile_source(&k, &src, &opts).unwrap();
+    assert!(code.contains("j += 3 * TSS_VL) {") && code.contains("j += TSS_VL) {"), "{code}");
+    assert!(
+        code.contains(">= TSS_VL) {") && !code.contains(">= 3 * TSS_VL"),
+        "a single vector is enough to enter: {code}"
+    );
+    let tiled = dir.path().join("tiled.c");
+    std::fs::write(&tiled, &code).unwrap();
+    assert_eq!(compile_and_run(&tiled, &dir.path().join("tiled")), expected);
+}
+
 #[test]
 fn stencils_are_skewed() {
     for k in ["polybench/stencils/seidel-2d.c", "polybench/stencils/jacobi-2d.c"] {

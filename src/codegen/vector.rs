@@ -80,8 +80,8 @@ impl Printer<'_> {
     /// For each block of `G * TSS_VL` iterations of the vector loop `j`
     /// within the range every copy of the jammed loops runs, the
     /// accumulators are loaded, the reduction loop `r` runs over them, and
-    /// they are stored. The rest of the range (fewer than a block) runs as
-    /// the plain jammed code, and each copy's own iterations outside the
+    /// they are stored; then the same for single vectors. The rest of the
+    /// range (fewer than a vector) runs as the plain jammed code, and each copy's own iterations outside the
     /// common range run alone before and after it, as in
     /// [`Printer::ivdep_loop`]. Legal because `r` and `j` are members of
     /// one permutable band: every part runs its instances in an order
@@ -185,50 +185,28 @@ impl Printer<'_> {
             self.copy_loops(copies, j, op, |l| l.to_string(), |u| format!("tss_min({u}, {under})"), depth + 2);
             self.line(depth + 1, "}");
         }
-        // Only when a whole block runs: the accumulators load and store
+        // Only when a whole vector runs: the accumulators load and store
         // elements the tile would otherwise not touch, and the buffered
         // factors read what every copy reads at each step of the reduction.
         let span = if op == "<=" { "tss_ub - tss_lb + 1" } else { "tss_ub - tss_lb" };
-        self.line(depth + 1, &format!("if ({rinit} {rop} {rub} && {span} >= {g} * TSS_VL) {{", rop = t.rop));
+        self.line(depth + 1, &format!("if ({rinit} {rop} {rub} && {span} >= TSS_VL) {{", rop = t.rop));
         let heads = self.buffered_heads(t, stmts, depth + 2);
         let (d, block_reduction) = match &heads {
             Some(_) => (depth + 3, format!("for ({r} = tss_r0; {r} <= tss_rh; {r}++) {{", r = t.r)),
             None => (depth + 2, reduction.clone()),
         };
-        // Counted blocks rather than `j < tss_ub - (G * TSS_VL - 1)`: from
-        // that exit test and the guard above, gcc 12 -O3 derived a trip count
-        // of 2^32 / (G * TSS_VL) for trmm at N = 67 under AVX-512 (harness
-        // form, constant sizes), and its stores ran off the array.
         self.line(d, &format!("{j} = tss_lb;"));
-        self.line(
-            d,
-            &format!("for (int tss_q = ({span}) / ({g} * TSS_VL); tss_q > 0; tss_q--, {j} += {g} * TSS_VL) {{"),
-        );
-        let rows: Vec<(usize, &str)> = accs
-            .iter()
-            .enumerate()
-            .filter(|&(k, &a)| accs[..k].iter().all(|&b| b != a))
-            .map(|(k, &a)| (a, stmts[k].written.as_str()))
-            .collect();
-        for &(a, w) in &rows {
-            for x in 0..g {
-                self.line(d + 1, &format!("tss_vd tss_a{a}_{x} = TSS_VLD(&{});", at_group(w, j, x)));
-            }
+        let blocks = Blocks { stmts, accs, heads: heads.as_deref(), reduction: &block_reduction };
+        self.print_blocks(&blocks, j, g, &format!("({span}) / ({g} * TSS_VL)"), d);
+        // What a whole block leaves, one vector at a time: a skinny vector
+        // loop (gemm's `j` of 41 under 2-vector blocks of 8 doubles) would
+        // otherwise run a fifth of its columns as the plain code below. The
+        // count is written from the span, not from `j`, so that gcc deletes
+        // the loop where constant sizes leave no whole vector: kept there, it
+        // made rand-47's blocks 5-10 % slower without ever running.
+        if g > 1 {
+            self.print_blocks(&blocks, j, 1, &format!("(({span}) % ({g} * TSS_VL)) / TSS_VL"), d);
         }
-        self.line(d + 1, &block_reduction);
-        for (k, (s, &a)) in stmts.iter().zip(accs).enumerate() {
-            let head = heads.as_ref().map(|h| h[k].as_str());
-            for x in 0..g {
-                self.line(d + 2, &s.render(&format!("tss_a{a}_{x}"), j, x, head));
-            }
-        }
-        self.line(d + 1, "}");
-        for &(a, w) in &rows {
-            for x in 0..g {
-                self.line(d + 1, &format!("TSS_VST(&{}, tss_a{a}_{x});", at_group(w, j, x)));
-            }
-        }
-        self.line(d, "}");
         if heads.is_some() {
             self.line(depth + 2, "}");
         }
@@ -249,6 +227,57 @@ impl Printer<'_> {
             self.line(depth + 1, "}");
         }
         self.line(depth, "}");
+    }
+}
+
+/// What every block loop of a vector register tile prints: the statements,
+/// their accumulators, the buffered factors they read (if any) and the
+/// reduction loop's header.
+struct Blocks<'a> {
+    stmts: &'a [Lanes],
+    accs: &'a [usize],
+    heads: Option<&'a [String]>,
+    reduction: &'a str,
+}
+
+impl Printer<'_> {
+    /// Prints a loop over `count` blocks of `g` vectors from `j` on:
+    /// accumulators loaded, the reduction run over them, stored; `j` ends
+    /// past the last block.
+    ///
+    /// Counted blocks rather than `j < tss_ub - (G * TSS_VL - 1)`: from
+    /// that exit test and the guard around it, gcc 12 -O3 derived a trip
+    /// count of 2^32 / (G * TSS_VL) for trmm at N = 67 under AVX-512
+    /// (harness form, constant sizes), and its stores ran off the array.
+    fn print_blocks(&mut self, b: &Blocks, j: &str, g: usize, count: &str, d: usize) {
+        let width = if g == 1 { "TSS_VL".to_string() } else { format!("{g} * TSS_VL") };
+        self.line(d, &format!("for (int tss_q = {count}; tss_q > 0; tss_q--, {j} += {width}) {{"));
+        let rows: Vec<(usize, &str)> = b
+            .accs
+            .iter()
+            .enumerate()
+            .filter(|&(k, &a)| b.accs[..k].iter().all(|&c| c != a))
+            .map(|(k, &a)| (a, b.stmts[k].written.as_str()))
+            .collect();
+        for &(a, w) in &rows {
+            for x in 0..g {
+                self.line(d + 1, &format!("tss_vd tss_a{a}_{x} = TSS_VLD(&{});", at_group(w, j, x)));
+            }
+        }
+        self.line(d + 1, b.reduction);
+        for (k, (s, &a)) in b.stmts.iter().zip(b.accs).enumerate() {
+            let head = b.heads.map(|h| h[k].as_str());
+            for x in 0..g {
+                self.line(d + 2, &s.render(&format!("tss_a{a}_{x}"), j, x, head));
+            }
+        }
+        self.line(d + 1, "}");
+        for &(a, w) in &rows {
+            for x in 0..g {
+                self.line(d + 1, &format!("TSS_VST(&{}, tss_a{a}_{x});", at_group(w, j, x)));
+            }
+        }
+        self.line(d, "}");
     }
 }
 
