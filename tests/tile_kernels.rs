@@ -286,18 +286,28 @@ fn triangular_loops_split_under_register_tiles() {
 #[test]
 fn trmm_reads_rows_not_yet_written_in_a_vector_tile() {
     let k = root().join("polybench/linear-algebra/trmm.c");
-    let src = std::fs::read_to_string(&k).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let expected = compile_and_run(&k, &dir.path().join("orig"));
-    for text in ["9x5x6:1x4x1/v2", "256x256x64:1x6x1/pack/v2"] {
-        let opts = TileOptions { config: text.parse().unwrap(), ..TileOptions::default() };
-        let (code, _) = tss::tile_source(&k, &src, &opts).unwrap();
+    for (text, code) in exact_tilings(&k, &["9x5x6:1x4x1/v2", "256x256x64:1x6x1/pack/v2"]) {
         assert!(tss::codegen::has_vector_tile(&code) && code.contains("int tss_lb_k = "), "{text}: {code}");
         assert!(code.contains("TSS_VLD(&B[k][j])"), "{text}: B[k][j] is not a vector load: {code}");
-        let tiled = dir.path().join("tiled.c");
+    }
+}
+
+/// `kernel` tiled with each config of `texts`, each checked to print the
+/// original's arrays exactly at the tests' sizes: (config, code) pairs.
+fn exact_tilings<'t>(kernel: &Path, texts: &[&'t str]) -> Vec<(&'t str, String)> {
+    let src = std::fs::read_to_string(kernel).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let expected = compile_and_run(kernel, &dir.path().join("orig"));
+    let tiled = dir.path().join("tiled.c");
+    let mut out = Vec::new();
+    for &text in texts {
+        let opts = TileOptions { config: text.parse().unwrap(), ..TileOptions::default() };
+        let (code, _) = tss::tile_source(kernel, &src, &opts).unwrap();
         std::fs::write(&tiled, &code).unwrap();
         assert_eq!(compile_and_run(&tiled, &dir.path().join("tiled")), expected, "{text}");
+        out.push((text, code));
     }
+    out
 }
 
 /// A vector register tile runs what its blocks of G vectors leave one
@@ -307,19 +317,12 @@ fn trmm_reads_rows_not_yet_written_in_a_vector_tile() {
 #[test]
 fn vector_tiles_finish_with_single_vectors() {
     let k = root().join("polybench/linear-algebra/gemm.c");
-    let src = std::fs::read_to_string(&k).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let expected = compile_and_run(&k, &dir.path().join("orig"));
-    let opts = TileOptions { config: "16x64x8:3x1x5/pack/v3".parse().unwrap(), ..TileOptions::default() };
-    let (code, _) = tss::tile_source(&k, &src, &opts).unwrap();
+    let (_, code) = exact_tilings(&k, &["16x64x8:3x1x5/pack/v3"]).remove(0);
     assert!(code.contains("j += 3 * TSS_VL) {") && code.contains("j += TSS_VL) {"), "{code}");
     assert!(
         code.contains(">= TSS_VL) {") && !code.contains(">= 3 * TSS_VL"),
         "a single vector is enough to enter: {code}"
     );
-    let tiled = dir.path().join("tiled.c");
-    std::fs::write(&tiled, &code).unwrap();
-    assert_eq!(compile_and_run(&tiled, &dir.path().join("tiled")), expected);
 }
 
 #[test]
