@@ -81,12 +81,12 @@ impl Printer<'_> {
     /// within the range every copy of the jammed loops runs, the
     /// accumulators are loaded, the reduction loop `r` runs over them, and
     /// they are stored; then the same for single vectors. The rest of the
-    /// range (fewer than a vector) runs as the plain jammed code, and each copy's own iterations outside the
-    /// common range run alone before and after it, as in
-    /// [`Printer::ivdep_loop`]. Legal because `r` and `j` are members of
-    /// one permutable band: every part runs its instances in an order
-    /// increasing in both, and parts follow one another in `j`. Within a
-    /// block the lanes and the copies touch distinct elements
+    /// range (fewer than a vector) runs as the plain jammed code, and each
+    /// copy's own iterations outside the common range run alone before and
+    /// after it, as in [`Printer::ivdep_loop`]. Legal because `r` and `j`
+    /// are members of one permutable band: every part runs its instances in
+    /// an order increasing in both, and parts follow one another in `j`.
+    /// Within a block the lanes and the copies touch distinct elements
     /// ([`lanes`] admits no other read of a written array), and each
     /// element's updates stay in `r` order.
     pub(super) fn vector_tile(&mut self, node: &ASTNode, dim: &Dim, depth: usize) -> Result<bool, PolyError> {
