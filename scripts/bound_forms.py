@@ -38,7 +38,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from peers import INCLUDE, KERNELS, ROOT, SMALL, defines, run  # noqa: E402
+from peers import CFLAGS, KERNELS, ROOT, SMALL, Variant, pluto_variants, run  # noqa: E402
 
 ORIGIN = re.compile(r"^(\s*)(\w+_t) = (TSS_T\d+) \* (tss_\w+_t);$")
 
@@ -88,32 +88,19 @@ def variants(tss, kernel, work):
     return files
 
 
-def build(src, out, sizes, extra=()):
-    run(["gcc", "-O3", "-march=native", f"-I{INCLUDE}", *defines(sizes), *extra, str(src), "-o", str(out), "-lm"])
-    return out
-
-
 def check(files, work, kernel):
     """Every variant prints the default's arrays exactly, at odd tile sizes."""
     small = {k: v for k, v in SMALL.items() if k in KERNELS[kernel][1]}
     tiles = ["-DTSS_T1=7", "-DTSS_T2=13", "-DTSS_T3=5"]
     dumps = {}
     for name, f in files.items():
-        exe = build(f, work / f"chk-{kernel}-{name}", small, ["-DPOLYBENCH_DUMP_ARRAYS", "-ffp-contract=off", *tiles])
+        exe = Variant(f"chk-{kernel}-{name}", f, "gcc", CFLAGS).build(
+            work, small, ["-DPOLYBENCH_DUMP_ARRAYS", "-ffp-contract=off", *tiles])
         r = subprocess.run([str(exe)], capture_output=True, text=True)
         dumps[name] = r.stdout + r.stderr
     for name, d in dumps.items():
         if d != dumps["default"]:
             sys.exit(f"bound_forms: {kernel}: the {name} spelling prints other arrays than the default")
-
-
-def pluto(kernel, tile, work):
-    d = work / f"pluto-{kernel}-{tile}"
-    d.mkdir()
-    (d / "tile.sizes").write_text(f"{tile}\n" * 3)
-    src = ROOT / "polybench" / KERNELS[kernel][0]
-    run(["polycc", str(src), "--tile", "--nounrolljam", "-o", "out.c"], cwd=d)
-    return d / "out.c"
 
 
 def main():
@@ -127,26 +114,29 @@ def main():
     with tempfile.TemporaryDirectory(prefix="tss-forms-") as tmp:
         work = Path(tmp)
         exes = {}
+        tiles = args.tiles.split(",")
         for k in args.kernels.split(","):
             files = variants(args.tss, k, work)
             check(files, work, k)
             sizes = KERNELS[k][1]
-            for t in args.tiles.split(","):
-                exes[(k, t, "pluto")] = build(pluto(k, t, work), work / f"x-{k}-{t}-pluto", sizes, ["-DPOLYBENCH_TIME"])
+            (work / k).mkdir()
+            # The first is `polycc --tile` as users run it; then one per tile.
+            for t, p in zip(tiles, pluto_variants(ROOT / "polybench" / KERNELS[k][0], work / k, tiles)[1:]):
+                exes[(k, t, "pluto")] = (p, p.build(work / k, sizes, ["-DPOLYBENCH_TIME"]))
                 for name, f in files.items():
-                    tiles = [f"-DTSS_T{n}={t}" for n in (1, 2, 3)]
-                    exes[(k, t, name)] = build(f, work / f"x-{k}-{t}-{name}", sizes, ["-DPOLYBENCH_TIME", *tiles])
+                    v = Variant(f"x-{k}-{t}-{name}", f, "gcc", CFLAGS)
+                    defs = [f"-DTSS_T{n}={t}" for n in (1, 2, 3)]
+                    exes[(k, t, name)] = (v, v.build(work, sizes, ["-DPOLYBENCH_TIME", *defs]))
         times = {key: [] for key in exes}
         for _ in range(args.reps):
-            for key, exe in exes.items():
-                out = run(["taskset", "-c", str(args.cpu), str(exe)])
-                times[key].append(float(out.split()[0]))
+            for key, (v, exe) in exes.items():
+                times[key].append(float(v.execute(exe, args.cpu).split()[0]))
         names = ["default", "index", "inline", "unfolded", "inline-vec-lt"]
         print(f"# Pluto's time / tss's time at equal cubic tiles, medians of {args.reps} (>= 1: tss as fast)")
         print("| kernel | tile | Pluto (s) | " + " | ".join(names) + " |")
         print("|---|---|---|" + "---|" * len(names))
         for k in args.kernels.split(","):
-            for t in args.tiles.split(","):
+            for t in tiles:
                 p = statistics.median(times[(k, t, "pluto")])
                 cells = [f"{p / statistics.median(times[(k, t, n)]):.3f}" for n in names]
                 print(f"| {k} | {t} | {p:.3f} | " + " | ".join(cells) + " |")

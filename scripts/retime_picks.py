@@ -22,21 +22,11 @@ import argparse
 import json
 import math
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from codegen_change import NEW, kernel_files  # noqa: E402
-
-
-def median_time(binary, kernel, sizes, config, reps):
-    out = subprocess.run([binary, "measure", str(kernel), "--size", sizes, "--tile", config, "--reps", str(reps),
-                          "--json"], capture_output=True, text=True)
-    if out.returncode != 0:
-        return None
-    r = json.loads(out.stdout)["results"][0]
-    return r["median"] if r["status"] == "ok" else None
+from codegen_change import NEW, kernel_files, measure  # noqa: E402
 
 
 def main():
@@ -62,7 +52,7 @@ def main():
         times = {"old": [], "new": []}
         for _ in range(args.rounds):
             for label, binary in [("old", args.old), ("new", args.new)]:
-                t = median_time(binary, files[inst["kernel"]], inst["sizes"], pick[0], args.reps)
+                t = measure(binary, files[inst["kernel"]], inst["sizes"], [pick[0]], args.reps).get(pick[0])
                 if t is not None:
                     times[label].append(t)
         if not times["old"] or not times["new"]:
