@@ -198,6 +198,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="folds trained at once (each network uses about one core)")
     ap.add_argument("--val-by", default="instance", help="early stopping's validation split: instance or kernel")
     ap.add_argument("--log-inputs", action="store_true", help="wide inputs on a log scale")
+    ap.add_argument("--pool-machines", action="store_true",
+                    help="the training files are several machines' (tss train --pool-machines; each machine's rows "
+                         "are their own instances), as the built-in serial model is trained")
     ap.add_argument("--tss", default=os.path.join(ROOT, "target/release/tss"))
     ap.add_argument("--without", default="", help="comma-separated families never trained on")
     ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
@@ -258,6 +261,7 @@ def main():
                  "--weight-decay", args.weight_decay, "--val-by", args.val_by, "--patience", args.patience,
                  "--seed", args.seed]
                 + (["--log-inputs"] if args.log_inputs else []) + (["--cap", args.cap] if args.cap else [])
+                + (["--pool-machines"] if args.pool_machines else [])
                 + (["--untiled-weight", args.untiled_weight] if args.untiled_weight != "1" else []) + kernels + gate)
             consts = trp
             if args.parallel:

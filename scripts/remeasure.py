@@ -13,6 +13,18 @@ rows were measured on:
   scripts/remeasure.py REPORT.json [REPORT.json ...] [--limit 40] [--reps 5] [--top 5] [--seed 1]
 
 Prints per instance the stored and re-measured TN, then their geometric means.
+
+With --methods, every method's pick is timed again, not only T1's: per
+instance, one `tss measure --rounds R` run times the untiled code, the `--top`
+stored-fastest configs and the config each method of the report picked (T1,
+the network's own pick, T6-Search, guided and diverse search with 8
+measurements, the constants, the cache and traffic rules, tile 32), and each
+method's TN is its pick's time over the fastest of them. So the model and the
+baselines are compared on one run's timings, not on a reference that is the
+luckiest of some 250 stored timings. Each instance's result is appended to
+--out (JSON lines) as it is measured, and a rerun skips what is there:
+
+  scripts/remeasure.py --methods DIR/*.json --out re.jsonl [--limit 0] [--rounds 3] [--reps 3]
 """
 import argparse
 import glob
@@ -60,7 +72,12 @@ def main():
     ap.add_argument("--top", type=int, default=5, help="stored-fastest configs re-timed as the reference")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tss", default=os.path.join(ROOT, "target", "release", "tss"))
+    ap.add_argument("--methods", action="store_true", help="time every method's pick again (above)")
+    ap.add_argument("--rounds", type=int, default=3, help="--methods: worker processes per config (tss measure --rounds)")
+    ap.add_argument("--out", help="--methods: JSON lines of per-instance results, appended and resumed")
     args = ap.parse_args()
+    if args.methods:
+        return remeasure_methods(args)
     pool = []
     for path in args.reports:
         for inst in json.load(open(path))["instances"]:
@@ -89,6 +106,81 @@ def main():
     print(f"\n{len(stored)} instances where T1 is not the stored best: geometric-mean TN stored "
           f"{geo(stored):.3f}, re-measured {geo(again):.3f}; the re-measured pick beats the re-measured "
           f"{args.top} stored-fastest on {sum(t < 1 for t in again)}")
+
+
+# The picks `--methods` times again, as they are named in the reports.
+PICKS = ["T1", "T1 network", "T6-Search", "constant", "constant+vector", "cache rule", "traffic rule", "tile 32"]
+
+
+def method_picks(inst):
+    """Method name -> the config it picked on one reported instance: the
+    scored methods' own, the searches with 8 measurements' fastest, the
+    untiled code."""
+    cands = inst["candidates"]
+    picks = {m: s["config"] for m, s in inst["scores"].items() if m in PICKS and s.get("config")}
+    by_pred = sorted(range(len(cands)), key=lambda k: cands[k][2])
+    picks["guided 8"] = cands[min(by_pred[:8], key=lambda k: cands[k][1])][0]
+    if inst.get("search_order"):
+        picks["diverse 8"] = cands[min(inst["search_order"][:8], key=lambda k: cands[k][1])][0]
+    if any(c[0] == "untiled" for c in cands):
+        picks["untiled"] = "untiled"
+    return picks
+
+
+def remeasure_methods(args):
+    done = set()
+    if args.out and os.path.exists(args.out):
+        with open(args.out) as f:
+            done = {(r["kernel"], r["sizes"]) for r in map(json.loads, f)}
+    pool = []
+    for path in args.reports:
+        family = os.path.splitext(os.path.basename(path))[0]
+        for inst in json.load(open(path))["instances"]:
+            if len(inst["candidates"]) >= 2 and (inst["kernel"], inst["sizes"]) not in done:
+                pool.append((family, inst))
+    random.Random(args.seed).shuffle(pool)
+    pool = pool[: args.limit] if args.limit else pool
+    for n, (family, inst) in enumerate(pool, 1):
+        src = kernel_file(inst["kernel"])
+        if not src:
+            continue
+        cands = inst["candidates"]
+        stored = {c[0]: c[1] for c in cands}
+        picks = method_picks(inst)
+        tiles = list(dict.fromkeys([c[0] for c in sorted(cands, key=lambda c: c[1])[: args.top]] + list(picks.values())))
+        times = measure(args.tss, src, inst["sizes"], tiles, args.reps, rounds=args.rounds)
+        if not times or None in times:
+            continue
+        t = dict(zip(tiles, times))
+        ref = min(times)
+        row = {"family": family, "kernel": inst["kernel"], "sizes": inst["sizes"],
+               "stored": {m: stored[c] / inst["best"] for m, c in picks.items()},
+               "again": {m: t[c] / ref for m, c in picks.items()},
+               "picks": picks, "fastest": min(t, key=t.get)}
+        if args.out:
+            with open(args.out, "a") as f:
+                f.write(json.dumps(row) + "\n")
+        print(f"[{n}/{len(pool)}] {inst['kernel']} {inst['sizes']}: T1 stored {row['stored']['T1']:.3f}, "
+              f"again {row['again']['T1']:.3f}", file=sys.stderr, flush=True)
+    if args.out:
+        summarise_methods(args.out)
+
+
+def summarise_methods(path):
+    """Per method, geometric-mean TN over the instances of `path`, stored
+    against timed again, pooled and per family."""
+    with open(path) as f:
+        rows = [json.loads(line) for line in f]
+    methods = [m for m in ["T1", "T1 network", "guided 8", "diverse 8", "T6-Search"] + PICKS[3:] + ["untiled"]
+               if all(m in r["again"] for r in rows)]
+    families = sorted({r["family"] for r in rows})
+    print(f"{len(rows)} instances; TN stored / timed again (geometric means)\n")
+    print("| family | instances | " + " | ".join(methods) + " |")
+    print("|---|---|" + "---|" * len(methods))
+    for fam in families + ["**all**"]:
+        sel = [r for r in rows if fam == "**all**" or r["family"] == fam]
+        cells = [f"{geo([r['stored'][m] for r in sel]):.3f} / {geo([r['again'][m] for r in sel]):.3f}" for m in methods]
+        print(f"| {fam} | {len(sel)} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

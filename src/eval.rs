@@ -63,6 +63,10 @@ pub struct Score {
     pub tn: f64,
     pub speedup: Option<f64>,
     pub map: Option<f64>,
+    /// The config the method picked (none for T6-Random's mean), so that
+    /// the picks can be timed again side by side (`scripts/remeasure.py`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config: Option<String>,
 }
 
 /// Everything measured and chosen for one test instance.
@@ -252,37 +256,38 @@ pub fn evaluate(
         }
         let t1 = untiled.unwrap_or(kept[0]);
         let searched = &order[..search_count(order.len())];
-        let score = |t: f64| Score {
-            time: t,
-            tn: t / best,
-            speedup: baseline.map(|b| b / t),
-            map: baseline.filter(|&b| b > best).map(|b| 100.0 * (b - t) / (b - best)),
-        };
+        let score = |k: usize| Score { config: Some(cands[k].tile.clone()), ..score_of(times[k], best, baseline) };
+        let fastest = |ks: &mut dyn Iterator<Item = usize>| ks.min_by(|&a, &b| times[a].total_cmp(&times[b]));
         let mut scores = BTreeMap::new();
-        scores.insert("T1".to_string(), score(times[t1]));
+        scores.insert("T1".to_string(), score(t1));
         if model.meta.gate.is_some() {
-            scores.insert("T1 network".to_string(), score(times[kept[0]]));
+            scores.insert("T1 network".to_string(), score(kept[0]));
         }
-        scores.insert("T6-Random".to_string(), score(kept.iter().map(|&k| times[k]).sum::<f64>() / kept.len() as f64));
-        scores.insert("T6-Search".to_string(), score(searched.iter().map(|&k| times[k]).fold(f64::INFINITY, f64::min)));
+        let mean_kept = kept.iter().map(|&k| times[k]).sum::<f64>() / kept.len() as f64;
+        scores.insert("T6-Random".to_string(), score_of(mean_kept, best, baseline));
+        if let Some(k) = fastest(&mut searched.iter().copied()) {
+            scores.insert("T6-Search".to_string(), score(k));
+        }
         if let Some(k) = cands.iter().position(|r| r.tile.split('x').all(|t| t == "32")) {
-            scores.insert("tile 32".to_string(), score(times[k]));
+            scores.insert("tile 32".to_string(), score(k));
         }
         if let Some(k) = cache_rule_pick(&cands) {
-            scores.insert("cache rule".to_string(), score(times[k]));
+            scores.insert("cache rule".to_string(), score(k));
         }
         if let Some(k) = traffic_rule_pick(&cands) {
-            scores.insert("traffic rule".to_string(), score(times[k]));
+            scores.insert("traffic rule".to_string(), score(k));
         }
         let position = |c: &String| cands.iter().position(|r| r.tile == *c);
         if let Some(k) = constants.plain.as_ref().and_then(position) {
-            scores.insert("constant".to_string(), score(times[k]));
+            scores.insert("constant".to_string(), score(k));
         }
         if let Some((c, k)) = constants.vector.as_ref().and_then(|c| Some((c, position(c)?))) {
             let k = vector_anchor(&cands, c).unwrap_or(k);
-            scores.insert("constant+vector".to_string(), score(times[k]));
+            scores.insert("constant+vector".to_string(), score(k));
         }
-        scores.insert("best".to_string(), score(best));
+        if let Some(k) = fastest(&mut (0..cands.len())) {
+            scores.insert("best".to_string(), score(k));
+        }
         out.push(InstanceEval {
             kernel,
             sizes,
@@ -295,6 +300,18 @@ pub fn evaluate(
         });
     }
     out
+}
+
+/// A method's score from the time of its pick, against the instance's
+/// fastest time and the untiled code's.
+fn score_of(t: f64, best: f64, baseline: Option<f64>) -> Score {
+    Score {
+        time: t,
+        tn: t / best,
+        speedup: baseline.map(|b| b / t),
+        map: baseline.filter(|&b| b > best).map(|b| 100.0 * (b - t) / (b - best)),
+        config: None,
+    }
 }
 
 /// The scores the model ranks `cands` by: the network's `pred`, or where
@@ -601,7 +618,7 @@ mod tests {
 
     /// An instance whose T1 took `t1` against a best of 1 (two candidates).
     fn scored(t1: f64) -> InstanceEval {
-        let score = Score { time: t1, tn: t1, speedup: None, map: None };
+        let score = Score { time: t1, tn: t1, speedup: None, map: None, config: None };
         InstanceEval {
             kernel: "k".into(),
             sizes: format!("n={t1}"),

@@ -380,4 +380,22 @@ fn a_capped_model_records_its_cap_and_still_ranks() {
     assert_eq!(meta["config"]["cap"], 2.0);
     let (ok, report, err) = tss(&["eval", "--model", out, "--data", &serial, "--train", &serial]);
     assert!(ok && report.contains("T1"), "{err}");
+    // Each method names its pick, and the pick's stored time is the score's.
+    let (ok, json, err) = tss(&["eval", "--model", out, "--data", &serial, "--train", &serial, "--json"]);
+    assert!(ok, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    for inst in report["instances"].as_array().unwrap() {
+        let time_of = |config: &serde_json::Value| {
+            let c = inst["candidates"].as_array().unwrap().iter().find(|c| c[0] == *config).unwrap();
+            c[1].as_f64().unwrap()
+        };
+        let scores = inst["scores"].as_object().unwrap();
+        assert_eq!(scores["T1"]["config"], inst["t1_tile"]);
+        assert!(scores["T6-Random"].get("config").is_none(), "a mean of picks names none");
+        for m in ["T1", "T6-Search", "tile 32", "constant", "best"] {
+            if let Some(s) = scores.get(m) {
+                assert_eq!(time_of(&s["config"]), s["time"].as_f64().unwrap(), "{m}");
+            }
+        }
+    }
 }
