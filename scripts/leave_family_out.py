@@ -30,6 +30,10 @@ To ask what teaches the model more, narrow the training rows:
   --hold-out blas,nn       evaluate only these held-out families
   --keep DIR               keep each fold's `tss eval --json` (DIR/FAMILY.json)
   --rescore DIR            train nothing: score the reports an earlier --keep DIR kept
+  --caution 0,1            score each fold's networks ranking by the members' mean plus
+                           0, then 1, standard deviations (tss eval --caution; needs
+                           --ensemble 2 or more to change anything)
+  --pool-machines          the training files are several machines' (tss train --pool-machines)
   --blend                  fit each fold's blended ranker too (`tss train --blend`)
   --gate [linear|rules]    fit each fold's untiled gate on its training rows (`tss train
                            --gate KIND`, linear when no kind is named) and apply it in
@@ -210,6 +214,9 @@ def main():
                     help="fit each fold's blended ranker (`tss train --blend`; README, \"A learned untiled gate\")")
     ap.add_argument("--gate", nargs="?", const="linear", choices=["linear", "rules"],
                     help="fit and apply the untiled gate of this kind (README, \"The untiled gate\")")
+    ap.add_argument("--caution", default="0",
+                    help="comma-separated: rank by the members' mean plus this many standard deviations (tss eval "
+                         "--caution); each value is scored from the same networks, in a table of its own")
     ap.add_argument("--rescore", default="", help="train nothing; score the FAMILY.json reports in this directory (from --keep)")
     args = ap.parse_args()
     fam = family_of()
@@ -228,28 +235,22 @@ def main():
     kernels = ["--kernels", ",".join(os.path.join(ROOT, "corpus", d) for d in DIRS)] if args.gate == "rules" else []
     gate = (["--gate", args.gate] if args.gate else []) + (["--blend"] if args.blend else [])
     methods = methods_for(KS)
-    pooled = {m: [] for m in methods}
-    pooled_speedup = []
-    lines = []
+    cautions = args.caution.split(",")
 
-    def tally(f, ev):
-        per, speedup = score_instances(ev, KS)
-        for m in methods:
-            pooled[m].extend(per[m])
-        pooled_speedup.extend(speedup)
-        lines.append((f, len(per["T1"]), per, speedup))
+    def kept_name(f, c):
+        """Where a fold's report is kept: FAMILY.json for the first caution value."""
+        return f"{f}.json" if c == cautions[0] else f"{f}-caution{c}.json"
 
     def fold(f):
-        """The held-out family's `tss eval` report, or None without test rows."""
+        """The held-out family's `tss eval` reports by caution value, or None without test rows."""
         te = [r for r in test if fam.get(r[ki]) == f]
         if not te:
             return None
         if args.rescore:
-            path = os.path.join(args.rescore, f"{f}.json")
-            if not os.path.exists(path):
+            paths = {c: os.path.join(args.rescore, kept_name(f, c)) for c in cautions}
+            if not all(os.path.exists(p) for p in paths.values()):
                 return None
-            with open(path) as kept:
-                return json.load(kept)
+            return {c: json.load(open(p)) for c, p in paths.items()}
         tr = [r for r in train if fam.get(r[ki]) != f]
         with tempfile.TemporaryDirectory() as tmp:
             trp, tep, model = (os.path.join(tmp, n) for n in ("train.csv", "test.csv", "model"))
@@ -267,19 +268,37 @@ def main():
             if args.parallel:
                 consts = os.path.join(tmp, "train-parallel.csv")
                 write_rows(consts, header, [r for r in tr if r[mi] == "parallel"])
-            out = run([args.tss, "eval", "--model", model, "--data", tep, "--train", consts, "--json"]
-                      + (["--parallel"] if args.parallel else []) + kernels)
+            outs = {c: run([args.tss, "eval", "--model", model, "--data", tep, "--train", consts, "--json",
+                            "--caution", c] + (["--parallel"] if args.parallel else []) + kernels)
+                    for c in cautions}
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
-            with open(os.path.join(args.keep, f"{f}.json"), "w") as kept:
-                kept.write(out)
-        return json.loads(out)
+            for c, out in outs.items():
+                with open(os.path.join(args.keep, kept_name(f, c)), "w") as kept:
+                    kept.write(out)
+        return {c: json.loads(out) for c, out in outs.items()}
 
     # Folds are independent subprocesses, so threads are enough to overlap them.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for f, ev in zip(held, pool.map(fold, held)):
-            if ev is not None:
-                tally(f, ev)
+        results = [(f, evs) for f, evs in zip(held, pool.map(fold, held)) if evs is not None]
+    for c in cautions:
+        if len(cautions) > 1:
+            print(f"\ncaution {c} (the members' mean plus {c} standard deviations):\n")
+        print_table([(f, evs[c]) for f, evs in results], methods)
+
+
+def print_table(results, methods):
+    """The markdown table of per-family and pooled geometric-mean TNs of
+    `results`, (family, `tss eval --json` report) pairs."""
+    pooled = {m: [] for m in methods}
+    pooled_speedup = []
+    lines = []
+    for f, ev in results:
+        per, speedup = score_instances(ev, KS)
+        for m in methods:
+            pooled[m].extend(per[m])
+        pooled_speedup.extend(speedup)
+        lines.append((f, len(per["T1"]), per, speedup))
     # A baseline no fold could score (constant+vector under a set blind to
     # vector tiles) has no column.
     methods = [m for m in methods if pooled[m]]
@@ -288,7 +307,6 @@ def main():
     for f, n, per, sp in lines + [("**all**", len(pooled["T1"]), pooled, pooled_speedup)]:
         cells = " | ".join(f"{geo(per[m]):.3f}" for m in methods)
         print(f"| {f} | {n} | {cells} | {geo(sp):.2f}x |")
-
 
 if __name__ == "__main__":
     main()

@@ -117,7 +117,12 @@ def method_picks(inst):
     scored methods' own, the searches with 8 measurements' fastest, the
     untiled code."""
     cands = inst["candidates"]
-    picks = {m: s["config"] for m, s in inst["scores"].items() if m in PICKS and s.get("config")}
+    # Reports of tss before 2026-11-29 do not name the picks: the candidate
+    # with the score's time is the pick (T1's is named).
+    by_time = {c[1]: c[0] for c in cands}
+    picks = {m: s.get("config") or by_time.get(s["time"]) for m, s in inst["scores"].items() if m in PICKS}
+    picks["T1"] = inst["t1_tile"]
+    picks = {m: c for m, c in picks.items() if c}
     by_pred = sorted(range(len(cands)), key=lambda k: cands[k][2])
     picks["guided 8"] = cands[min(by_pred[:8], key=lambda k: cands[k][1])][0]
     if inst.get("search_order"):

@@ -472,6 +472,11 @@ enum Command {
         /// to apply the model's untiled gate (without them T1 is the network's pick alone).
         #[arg(long, value_delimiter = ',', value_name = "FILES")]
         kernels: Vec<PathBuf>,
+        /// Rank by the ensemble members' mean prediction plus this many standard deviations
+        /// of them, so configs the members disagree on rank as slower (0: the mean; a model
+        /// of one network is unchanged).
+        #[arg(long, default_value_t = 0.0, value_name = "SDS")]
+        caution: f64,
     },
     /// Recompute the stored features of dataset files from the kernels'
     /// sources, timing nothing: after the feature definition grows, old
@@ -1045,9 +1050,12 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Eval { data, train, model, parallel, json, plots, kernels } => {
-            let model =
-                model.map_or(ModelSource::default_for(parallel), ModelSource::Dir).load().map_err(Error::Usage)?;
+        Command::Eval { data, train, model, parallel, json, plots, kernels, caution } => {
+            let model = model
+                .map_or(ModelSource::default_for(parallel), ModelSource::Dir)
+                .load()
+                .map_err(Error::Usage)?
+                .with_caution(caution);
             let mode = Mode::from_parallel(parallel).to_string();
             let records: Vec<_> =
                 dataset::load_all(&data).map_err(Error::Usage)?.into_iter().filter(|r| r.mode == mode).collect();

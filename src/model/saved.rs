@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::correct::Correction;
 use super::net::Mlp;
-use super::train::forward_mean;
+use super::train::forward_cautious;
 use super::{Backend, Normalizer, TrainConfig};
 use crate::features::FeatureSet;
 
@@ -109,6 +109,9 @@ pub struct SavedModel {
     pub meta: ModelMeta,
     pub dir: PathBuf,
     nets: Vec<Mlp<Backend>>,
+    /// Standard deviations of the members' outputs added to their mean
+    /// ([`SavedModel::with_caution`]); 0 ranks by the mean alone.
+    caution: f64,
 }
 
 fn recorder() -> BinFileRecorder<FullPrecisionSettings> {
@@ -128,7 +131,16 @@ pub fn weight_files(dir: &Path) -> Vec<PathBuf> {
 
 impl SavedModel {
     pub fn new(dir: &Path, meta: ModelMeta, nets: Vec<Mlp<Backend>>) -> SavedModel {
-        SavedModel { meta, dir: dir.into(), nets }
+        SavedModel { meta, dir: dir.into(), nets, caution: 0.0 }
+    }
+
+    /// Ranks by the members' mean output plus `caution` times their
+    /// standard deviation: a config the members disagree on (an input far
+    /// from what they were fitted on) ranks as if slower. With one member
+    /// nothing changes.
+    pub fn with_caution(mut self, caution: f64) -> SavedModel {
+        self.caution = caution;
+        self
     }
 
     /// The ensemble's networks, in member order.
@@ -174,7 +186,7 @@ impl SavedModel {
         let names: Vec<String> =
             (0..weights.len()).map(|k| weights_stem(dir, k).with_extension("bin").display().to_string()).collect();
         let nets = members_from_bytes(&meta, &weights, &names)?;
-        Ok(SavedModel { meta, dir: dir.into(), nets })
+        Ok(SavedModel::new(dir, meta, nets))
     }
 
     /// A model from its files' bytes (the models built into the binary):
@@ -187,7 +199,7 @@ impl SavedModel {
         }
         let weights: Vec<Vec<u8>> = weights.iter().map(|w| w.to_vec()).collect();
         let nets = members_from_bytes(&meta, &weights, &names)?;
-        Ok(SavedModel { meta, dir: PathBuf::from(origin), nets })
+        Ok(SavedModel::new(Path::new(origin), meta, nets))
     }
 
     pub fn feature_set(&self) -> FeatureSet {
@@ -208,7 +220,7 @@ impl SavedModel {
     /// Predicted seconds for raw feature rows, in one batch per member.
     pub fn predict(&self, rows: &[Vec<f64>]) -> Vec<f64> {
         let x: Vec<Vec<f32>> = rows.iter().map(|r| self.meta.normalizer.apply(r)).collect();
-        let y = forward_mean(&self.nets, &x);
+        let y = forward_cautious(&self.nets, &x, self.caution as f32);
         let corrected =
             y.into_iter().zip(&x).map(|(y, z)| y + self.meta.correction.as_ref().map_or(0.0, |c| c.offset(z)));
         corrected.map(|y| self.meta.config.target.decode(y)).collect()
@@ -363,10 +375,20 @@ pub(crate) mod tests {
             let want = m.meta.config.target.decode(mean as f32);
             assert!((p - want).abs() <= 1e-5 * want, "{p} vs {want}");
         }
+        // With caution, a config ranks by the mean plus the members' spread.
+        let cautious = SavedModel::load(dir.path()).unwrap().with_caution(1.0);
+        for (i, p) in cautious.predict(&rows).iter().enumerate() {
+            let mean = singles.iter().map(|s| f64::from(s[i])).sum::<f64>() / 3.0;
+            let sd = (singles.iter().map(|s| (f64::from(s[i]) - mean).powi(2)).sum::<f64>() / 3.0).sqrt();
+            let want = m.meta.config.target.decode((mean + sd) as f32);
+            assert!(sd > 0.0 && (p - want).abs() <= 1e-5 * want, "{p} vs {want}");
+        }
         // A smaller ensemble saved over it leaves no stale members behind.
         model(dir.path(), 1).save().unwrap();
         assert!(!dir.path().join("weights-1.bin").exists() && !dir.path().join("weights-2.bin").exists());
         assert_eq!(SavedModel::load(dir.path()).unwrap().members(), 1);
+        let one = SavedModel::load(dir.path()).unwrap();
+        assert_eq!(one.predict(&rows), SavedModel::load(dir.path()).unwrap().with_caution(2.0).predict(&rows));
     }
 
     #[test]

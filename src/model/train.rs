@@ -636,13 +636,24 @@ fn huber_mean(pred: &[f32], ys: impl Iterator<Item = f32>, delta: f32) -> f64 {
 
 /// Mean output of `nets` (an ensemble) for already-normalised rows.
 pub fn forward_mean(nets: &[Mlp<Backend>], rows: &[Vec<f32>]) -> Vec<f32> {
-    let mut sum = vec![0.0f32; rows.len()];
-    for net in nets {
-        for (s, y) in sum.iter_mut().zip(forward(net, rows)) {
-            *s += y;
-        }
-    }
-    sum.into_iter().map(|s| s / nets.len().max(1) as f32).collect()
+    forward_cautious(nets, rows, 0.0)
+}
+
+/// The members' mean output per row plus `caution` times their standard
+/// deviation (population; 0 for one member).
+pub fn forward_cautious(nets: &[Mlp<Backend>], rows: &[Vec<f32>], caution: f32) -> Vec<f32> {
+    let outs: Vec<Vec<f32>> = nets.iter().map(|net| forward(net, rows)).collect();
+    let n = nets.len().max(1) as f32;
+    (0..rows.len())
+        .map(|i| {
+            let mean = outs.iter().map(|o| o[i]).sum::<f32>() / n;
+            if caution == 0.0 {
+                return mean;
+            }
+            let var = outs.iter().map(|o| (o[i] - mean).powi(2)).sum::<f32>() / n;
+            mean + caution * var.sqrt()
+        })
+        .collect()
 }
 
 /// Network outputs for already-normalised rows, in one batch.
