@@ -138,6 +138,8 @@ def method_picks(inst):
 
 
 def remeasure_methods(args):
+    """`--methods`: times every method's pick of each reported instance again
+    (those already in --out are skipped), appends each result, summarises."""
     done = set()
     if args.out and os.path.exists(args.out):
         with open(args.out) as f:
