@@ -27,6 +27,7 @@ fast as Pluto or faster). Needs `polycc` on PATH (README, "Against peers").
 Run on a quiet machine: nothing may build meanwhile.
 
   PATH=/path/to/pluto/bin:$PATH scripts/bound_forms.py --kernels syr2k --tiles 128 --reps 5
+  PATH=/path/to/pluto/bin:$PATH scripts/bound_forms.py --cc clang-19 --reps 5   # every variant built by clang
 """
 
 import argparse
@@ -88,13 +89,13 @@ def variants(tss, kernel, work):
     return files
 
 
-def check(files, work, kernel):
-    """Every variant prints the default's arrays exactly, at odd tile sizes."""
+def check(files, work, kernel, cc):
+    """Every variant, built by `cc`, prints the default's arrays exactly, at odd tile sizes."""
     small = {k: v for k, v in SMALL.items() if k in KERNELS[kernel][1]}
     tiles = ["-DTSS_T1=7", "-DTSS_T2=13", "-DTSS_T3=5"]
     dumps = {}
     for name, f in files.items():
-        exe = Variant(f"chk-{kernel}-{name}", f, "gcc", CFLAGS).build(
+        exe = Variant(f"chk-{kernel}-{name}", f, cc, CFLAGS).build(
             work, small, ["-DPOLYBENCH_DUMP_ARRAYS", "-ffp-contract=off", *tiles])
         r = subprocess.run([str(exe)], capture_output=True, text=True)
         dumps[name] = r.stdout + r.stderr
@@ -110,6 +111,7 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--cpu", type=int, default=1)
     ap.add_argument("--tss", default=str(ROOT / "target" / "release" / "tss"))
+    ap.add_argument("--cc", default="gcc", help="the compiler of every variant, Pluto's too (e.g. clang-19)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="tss-forms-") as tmp:
         work = Path(tmp)
@@ -117,14 +119,15 @@ def main():
         tiles = args.tiles.split(",")
         for k in args.kernels.split(","):
             files = variants(args.tss, k, work)
-            check(files, work, k)
+            check(files, work, k, args.cc)
             sizes = KERNELS[k][1]
             (work / k).mkdir()
             # The first is `polycc --tile` as users run it; then one per tile.
             for t, p in zip(tiles, pluto_variants(ROOT / "polybench" / KERNELS[k][0], work / k, tiles)[1:]):
+                p.cc = args.cc
                 exes[(k, t, "pluto")] = (p, p.build(work / k, sizes, ["-DPOLYBENCH_TIME"]))
                 for name, f in files.items():
-                    v = Variant(f"x-{k}-{t}-{name}", f, "gcc", CFLAGS)
+                    v = Variant(f"x-{k}-{t}-{name}", f, args.cc, CFLAGS)
                     defs = [f"-DTSS_T{n}={t}" for n in (1, 2, 3)]
                     exes[(k, t, name)] = (v, v.build(work, sizes, ["-DPOLYBENCH_TIME", *defs]))
         times = {key: [] for key in exes}
@@ -132,7 +135,7 @@ def main():
             for key, (v, exe) in exes.items():
                 times[key].append(float(v.execute(exe, args.cpu).split()[0]))
         names = ["default", "index", "inline", "unfolded", "inline-vec-lt"]
-        print(f"# Pluto's time / tss's time at equal cubic tiles, medians of {args.reps} (>= 1: tss as fast)")
+        print(f"# Pluto's time / tss's time at equal cubic tiles, {args.cc}, medians of {args.reps} (>= 1: tss as fast)")
         print("| kernel | tile | Pluto (s) | " + " | ".join(names) + " |")
         print("|---|---|---|" + "---|" * len(names))
         for k in args.kernels.split(","):
