@@ -24,7 +24,7 @@ use crate::model::ranker::Ranker;
 use crate::model::saved::SavedModel;
 use crate::model::source::ModelSource;
 use crate::refine::{self, Space, Tried};
-use crate::select::{Strategy, cache_rule, keep_best, keep_diverse, neighbours, random_pick};
+use crate::select::{Strategy, cache_rule, keep_best, keep_diverse, neighbours, random_pick, ranked, tiles_first};
 use crate::{Analysis, Error, TileOptions};
 
 #[derive(Clone, Debug)]
@@ -241,13 +241,15 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
     let predicted = model.predict(&rows);
     let order = blend_where_new(&model, &a, &shape, &variants, &opts.caches, &predicted, &mut warnings);
+    let original = variants.iter().position(|v| matches!(v, Variant::Untiled));
+    let strided = original.is_some() && a.kernel.untiled_traits(&shape, &opts.caches).strided();
+    let order = match original.filter(|_| strided) {
+        Some(u) => strided_last(&order, u, &mut warnings),
+        None => order,
+    };
     // T6-Search times one of each kind of code first ([`search_order`]).
     let best = match opts.strategy {
-        Strategy::T6Search => keep_diverse(
-            &order,
-            |k| variants[k].search_class(d),
-            variants.iter().position(|v| matches!(v, Variant::Untiled)),
-        ),
+        Strategy::T6Search => keep_diverse(&order, |k| variants[k].search_class(d), original),
         _ => keep_best(&order),
     };
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
@@ -276,8 +278,11 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     };
     // Far outside the training range the gate's estimate extrapolates like
     // the network's: the cache rule decides alone.
-    let kept_idx =
-        if ruled { kept_idx } else { gate_first(&model, &a, &shape, opts, &variants, kept_idx, &mut warnings) };
+    let kept_idx = if ruled || strided {
+        kept_idx
+    } else {
+        gate_first(&model, &a, &shape, opts, &variants, kept_idx, &mut warnings)
+    };
     let mut kept: Vec<Kept> = kept_idx.iter().map(|&k| Kept::of(&variants[k], d, predicted[k])).collect();
     let mut untiled = None;
     let mut refined = Vec::new();
@@ -369,6 +374,21 @@ fn blend_where_new(
         }
         None => predicted.to_vec(),
     }
+}
+
+/// `order` with the untiled original `u` ranked last, for a nest whose loops
+/// as written walk memory at a stride along their innermost loop
+/// ([`crate::gate::strided_original`]); says so in `warnings` where the
+/// model had ranked it first. T6-Search still times it.
+fn strided_last(order: &[f64], u: usize, warnings: &mut Vec<String>) -> Vec<f64> {
+    if ranked(order).first() == Some(&u) {
+        warnings.push(
+            "the model ranks the loops as written first, but their innermost loop walks memory at a stride, \
+             where a tile nearly always wins: the best-ranked tile comes first (README, \"Strided originals\")"
+                .into(),
+        );
+    }
+    tiles_first(order, u)
 }
 
 /// `kept` with the untiled original first where the model's untiled gate

@@ -22,15 +22,16 @@ use serde::Serialize;
 
 use crate::dataset::{Record, STORED};
 use crate::features::FeatureSet;
-use crate::gate::{InstanceKey, UntiledTraits};
+use crate::gate::{InstanceKey, UntiledTraits, strided_original};
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
-use crate::select::{keep_best, search_count, search_order};
+use crate::select::{keep_best, search_count, search_order, tiles_first};
 use crate::stats::geo_mean;
 
-/// Every method a report may score; "T1 network" only for a model with an
-/// untiled gate ([`evaluate`]).
+/// Every method a report may score; "T1 network" (the network's own first
+/// pick, before the untiled gate and the stride rule) only for a model with
+/// a gate or one that ranks the original ([`evaluate`]).
 pub const METHODS: [&str; 10] = [
     "T1",
     "T1 network",
@@ -220,6 +221,8 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
 /// `traits`; a linear gate: the untiled row's features), T1 takes the
 /// untiled original when the gate fires, the searches time it
 /// first, and "T1 network" scores the network's own first pick beside it.
+/// Where the original walks memory at a stride along its innermost loop
+/// ([`strided_original`]), neither the network nor the gate puts it first.
 pub fn evaluate(
     model: &SavedModel,
     records: &[Record],
@@ -242,26 +245,21 @@ pub fn evaluate(
         let pred = blended(model, model.predict(&feats), &cands, untiled_row.copied());
         let best = times.iter().copied().fold(f64::INFINITY, f64::min);
         let baseline = untiled_row.and_then(|r| r.time_median);
-        let kept = keep_best(&pred);
-        let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
+        let network_first = keep_best(&pred)[0];
         let original = cands.iter().position(|r| r.tile == UNTILED);
-        let mut order = search_order(&pred, |k| classes[k], original);
+        let strided = untiled_row.is_some_and(|r| strided_original(r.features_of(STORED)));
         let key = (kernel.clone(), rows[0].mode.clone(), sizes.clone());
         let features = model.meta.gate.as_ref().and_then(|g| Some(untiled_row?.features_of(g.linear.as_ref()?.set)));
         let gated = model.meta.gate.as_ref().is_some_and(|g| g.fires(traits.get(&key), features));
-        let untiled = original.filter(|_| gated);
-        if let Some(u) = untiled {
-            order.retain(|&k| k != u);
-            order.insert(0, u);
-        }
-        let t1 = untiled.unwrap_or(kept[0]);
+        let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
+        let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, strided, gated);
         let searched = &order[..search_count(order.len())];
         let score = |k: usize| Score { config: Some(cands[k].tile.clone()), ..score_of(times[k], best, baseline) };
         let fastest = |ks: &mut dyn Iterator<Item = usize>| ks.min_by(|&a, &b| times[a].total_cmp(&times[b]));
         let mut scores = BTreeMap::new();
         scores.insert("T1".to_string(), score(t1));
-        if model.meta.gate.is_some() {
-            scores.insert("T1 network".to_string(), score(kept[0]));
+        if model.meta.gate.is_some() || original.is_some() {
+            scores.insert("T1 network".to_string(), score(network_first));
         }
         let mean_kept = kept.iter().map(|&k| times[k]).sum::<f64>() / kept.len() as f64;
         scores.insert("T6-Random".to_string(), score_of(mean_kept, best, baseline));
@@ -300,6 +298,40 @@ pub fn evaluate(
         });
     }
     out
+}
+
+/// What the model's methods take on one instance.
+struct Picks {
+    /// The [`keep_best`] share, best first (T6-Random's).
+    kept: Vec<usize>,
+    /// T1's pick.
+    t1: usize,
+    /// The order in which the searches time candidates.
+    order: Vec<usize>,
+}
+
+/// The picks of a ranking `pred` of candidates of kinds `class`, where
+/// `original` is the untiled candidate: the gate (`gated`) puts it first,
+/// unless it walks memory at a stride (`strided`), which ranks it last
+/// ([`crate::gate::strided_original`]); either way the searches time it
+/// by the second measurement.
+fn picks<K: Eq + std::hash::Hash>(
+    pred: &[f64],
+    class: impl Fn(usize) -> K,
+    original: Option<usize>,
+    strided: bool,
+    gated: bool,
+) -> Picks {
+    let demoted = original.filter(|_| strided);
+    let rank = demoted.map_or_else(|| pred.to_vec(), |u| tiles_first(pred, u));
+    let kept = keep_best(&rank);
+    let mut order = search_order(&rank, class, original);
+    let untiled = original.filter(|_| gated && !strided);
+    if let Some(u) = untiled {
+        order.retain(|&k| k != u);
+        order.insert(0, u);
+    }
+    Picks { t1: untiled.unwrap_or(kept[0]), kept, order }
 }
 
 /// A method's score from the time of its pick, against the instance's
@@ -614,6 +646,23 @@ mod tests {
         assert_eq!((c[0].guided, c[0].diverse), (3.0, 3.0), "one measurement: T1 either way");
         assert_eq!((c[1].guided, c[1].diverse), (2.5, 1.0));
         assert_eq!((c[2].guided, c[2].diverse), (1.0, 1.0));
+    }
+
+    #[test]
+    fn a_strided_original_is_never_first_and_still_timed_second() {
+        // The network ranks the original (2) first, then 0, then 1.
+        let pred = [0.2, 0.3, 0.1];
+        let kind = |k: usize| k == 2;
+        let p = picks(&pred, kind, Some(2), false, false);
+        assert_eq!((p.t1, p.order.clone()), (2, vec![2, 0, 1]));
+        let p = picks(&pred, kind, Some(2), true, false);
+        assert_eq!((p.t1, p.kept[0], p.order.clone()), (0, 0, vec![0, 2, 1]));
+        // The gate puts an original ranked last first, but not a strided one.
+        let pred = [0.1, 0.3, 0.2];
+        assert_eq!(picks(&pred, kind, Some(2), false, true).order, vec![2, 0, 1]);
+        assert_eq!(picks(&pred, kind, Some(2), false, true).t1, 2);
+        assert_eq!(picks(&pred, kind, Some(2), true, true).t1, 0);
+        assert_eq!(picks(&pred, kind, None, true, true).t1, 0);
     }
 
     /// An instance whose T1 took `t1` against a best of 1 (two candidates).

@@ -88,6 +88,18 @@ pub fn search_order<K: Eq + Hash>(
     order
 }
 
+/// `predicted` with candidate `u` ranked last: the ranking the first pick
+/// and the searches follow where the untiled original `u` must not come
+/// first ([`crate::gate::strided_original`]). [`search_order`] given `u` as
+/// its `original` still times it second.
+pub fn tiles_first(predicted: &[f64], u: usize) -> Vec<f64> {
+    let mut p = predicted.to_vec();
+    if let Some(x) = p.get_mut(u) {
+        *x = f64::INFINITY;
+    }
+    p
+}
+
 /// The first [`search_count`] of `predicted` in [`search_order`]: what
 /// T6-Search times.
 pub fn keep_diverse<K: Eq + Hash>(
@@ -187,6 +199,11 @@ mod tests {
         // Ranked last (index 3), it moves up to second place.
         assert_eq!(search_order(&p, |_| (), Some(3)), vec![0, 3, 2, 4, 1]);
         assert_eq!(keep_diverse(&(0..30).map(f64::from).collect::<Vec<_>>(), |_| (), Some(29)), vec![0, 29, 1]);
+        // Ranked last by `tiles_first`, it is still timed second.
+        let demoted = tiles_first(&p, 0);
+        assert_eq!(ranked(&demoted), vec![2, 4, 1, 3, 0]);
+        assert_eq!(search_order(&demoted, |_| (), Some(0)), vec![2, 0, 4, 1, 3]);
+        assert_eq!(tiles_first(&p, 9), p.to_vec());
         // Predicted best, it stays first; alone, it is the order.
         assert_eq!(search_order(&p, |_| (), Some(0)), vec![0, 2, 4, 1, 3]);
         assert_eq!(search_order(&[1.0], |_| (), Some(0)), vec![0]);
