@@ -664,6 +664,16 @@ mod tests {
     use crate::features::FeatureSet;
 
     #[test]
+    fn a_strided_original_ranked_first_goes_last_and_says_so() {
+        let mut warnings = Vec::new();
+        assert_eq!(strided_last(&[0.5, 0.1, 0.3], 2, &mut warnings), vec![0.5, 0.1, f64::INFINITY]);
+        assert!(warnings.is_empty(), "ranked second, it moves without a word");
+        assert_eq!(ranked(&strided_last(&[0.5, 0.1, 0.0], 2, &mut warnings)), vec![1, 0, 2]);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("walks memory at a stride"), "{}", warnings[0]);
+    }
+
+    #[test]
     fn only_inputs_far_out_in_every_candidate_distrust_the_model() {
         let dir = tempfile::tempdir().unwrap();
         let m = crate::model::saved::tests::model(dir.path(), 1);
