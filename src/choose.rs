@@ -278,10 +278,10 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     };
     // Far outside the training range the gate's estimate extrapolates like
     // the network's: the cache rule decides alone.
-    let kept_idx = if ruled || strided {
+    let kept_idx = if ruled {
         kept_idx
     } else {
-        gate_first(&model, &a, &shape, opts, &variants, kept_idx, &mut warnings)
+        gate_first(&model, &a, &shape, opts, &variants, kept_idx, strided, &mut warnings)
     };
     let mut kept: Vec<Kept> = kept_idx.iter().map(|&k| Kept::of(&variants[k], d, predicted[k])).collect();
     let mut untiled = None;
@@ -393,7 +393,9 @@ fn strided_last(order: &[f64], u: usize, warnings: &mut Vec<String>) -> Vec<f64>
 
 /// `kept` with the untiled original first where the model's untiled gate
 /// fires ([`crate::gate`]): T1 then keeps the loops as written, and the
-/// searches time them first. Says so in `warnings`.
+/// searches time them first. Not where the original is `strided`
+/// ([`strided_last`]). Says so in `warnings`.
+#[allow(clippy::too_many_arguments)]
 fn gate_first(
     model: &SavedModel,
     a: &Analysis,
@@ -401,6 +403,7 @@ fn gate_first(
     opts: &ChooseOptions,
     variants: &[Variant],
     mut kept: Vec<usize>,
+    strided: bool,
     warnings: &mut Vec<String>,
 ) -> Vec<usize> {
     let Some(gate) = &model.meta.gate else { return kept };
@@ -418,6 +421,13 @@ fn gate_first(
     let traits = a.kernel.untiled_traits(shape, &opts.caches);
     let features = gate.linear.as_ref().map(|l| a.kernel.vector(l.set, shape, None, &opts.caches));
     if let Some(why) = gate.why(Some(&traits), features.as_deref()) {
+        if strided {
+            warnings.push(format!(
+                "the untiled gate fired ({why}), but the innermost loop as written walks memory at a stride, where a \
+                 tile nearly always wins: the best-ranked tile stays first (README, \"Strided originals\")"
+            ));
+            return kept;
+        }
         warnings.push(format!("the untiled gate fired ({why}): the loops as written come first"));
         kept.retain(|&k| k != u);
         kept.insert(0, u);

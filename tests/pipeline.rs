@@ -139,14 +139,16 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
         .args(["--set", "registers"])
         .output()
         .unwrap());
-    let choice = |m: &Path| -> serde_json::Value {
+    let choice_of = |file: &str, sizes: &str, m: &Path| -> serde_json::Value {
         let out = ok(tss(&cache)
-            .args(["predict", "polybench/paper/matmul.c", "--size", "NI=100,NJ=90,NK=80", "--mode", "t1", "--json"])
+            .args(["predict", file, "--size", sizes, "--mode", "t1", "--json"])
             .args(["--no-cache", "-o", dir.path().join("t.c").to_str().unwrap(), "--model", m.to_str().unwrap()])
             .output()
             .unwrap());
         serde_json::from_str(&out).unwrap()
     };
+    let choice = |m: &Path| choice_of("polybench/paper/matmul.c", "NI=100,NJ=90,NK=80", m);
+    let syrk = |m: &Path| choice_of("polybench/paper/dsyrk.c", "NI=100,NJ=90", m);
     let (plain, with_regs) = (choice(&model), choice(&regs));
     assert!(with_regs["candidates"].as_u64() > plain["candidates"].as_u64(), "{with_regs}");
     let table =
@@ -168,11 +170,16 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
         String::from_utf8_lossy(&o.stderr).into_owned()
     };
     assert!(gate("1000").contains("fires on 6"), "every one of the 6 instances");
-    let gated = choice(&regs);
+    // syrk's original walks every reference at stride 1 along k: kept as written.
+    let gated = syrk(&regs);
     assert_eq!(gated["original"], true, "{gated}");
     assert!(gated["warnings"].to_string().contains("untiled gate fired"), "{gated}");
-    let src = std::fs::read_to_string(repo().join("polybench/paper/matmul.c")).unwrap();
+    let src = std::fs::read_to_string(repo().join("polybench/paper/dsyrk.c")).unwrap();
     assert_eq!(std::fs::read_to_string(dir.path().join("t.c")).unwrap(), src, "the original, unchanged");
+    // matmul's reads B[k][j] down a column: the gate fires, and a tile stays first.
+    let strided = choice(&regs);
+    assert_eq!(strided["original"], false, "{strided}");
+    assert!(strided["warnings"].to_string().contains("walks memory at a stride"), "{strided}");
     let table = ok(tss(&cache)
         .args(["eval", "--data", part.to_str().unwrap(), "--kernels", "polybench/paper"])
         .arg("--model")
@@ -186,11 +193,11 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
     assert!(meta["gate"]["machine"].is_object(), "the rows' machine is recorded: {}", meta["gate"]);
     meta["gate"]["machine"]["cpu"] = "another CPU".into();
     std::fs::write(&json, serde_json::to_string(&meta).unwrap()).unwrap();
-    let elsewhere = choice(&regs);
+    let elsewhere = syrk(&regs);
     assert_eq!(elsewhere["original"], false, "{elsewhere}");
     assert!(elsewhere["warnings"].to_string().contains("another machine's rows"), "{elsewhere}");
     assert!(gate("0.01").contains("no gate"));
-    assert_eq!(choice(&regs)["original"], false, "gate removed");
+    assert_eq!(syrk(&regs)["original"], false, "gate removed");
     // The linear gate reads the rows alone: rules without the sources are
     // refused in one line, the linear fit needs none, and eval applies it
     // without --kernels.
@@ -214,7 +221,7 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
         .unwrap();
     let said = String::from_utf8_lossy(&both.stderr);
     assert!(said.contains("linear estimate") && said.contains("LOG_DATA >"), "both kinds: {said}");
-    assert_eq!(choice(&regs)["original"], true, "the rules fire everywhere, so both do");
+    assert_eq!(syrk(&regs)["original"], true, "the rules fire everywhere, so both do");
     let o = fit("linear");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("linear estimate of ln(untiled / fastest tile)"));
