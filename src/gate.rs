@@ -19,7 +19,9 @@
 //! the untiled candidate ([`UntiledGate::fit_linear`]), which fires where it
 //! estimates the original faster. Where the gate fires, T1 takes the untiled
 //! original and the searches time it first; `tss predict` applies the gate
-//! only on the machine it was fitted on.
+//! only on the machine it was fitted on. An original that walks memory at a
+//! stride along its innermost loop is never put first, by the gate or the
+//! network ([`strided_original`]).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
