@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::Config;
 use crate::dataset::STORED;
 use crate::features::Shape;
+use crate::gate::UntiledTraits;
 use crate::harness::compile::{Compiler, fnv1a};
 use crate::harness::session::{Policy, Session};
 use crate::harness::{Mode, Status, UNTILED, Variant};
@@ -242,7 +243,9 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let predicted = model.predict(&rows);
     let order = blend_where_new(&model, &a, &shape, &variants, &opts.caches, &predicted, &mut warnings);
     let original = variants.iter().position(|v| matches!(v, Variant::Untiled));
-    let strided = original.is_some() && a.kernel.untiled_traits(&shape, &opts.caches).strided();
+    // What the loops as written do: read by the stride rule and the gate.
+    let traits = a.kernel.untiled_traits(&shape, &opts.caches);
+    let strided = original.is_some() && traits.strided();
     let order = match original.filter(|_| strided) {
         Some(u) => strided_last(&order, u, &mut warnings),
         None => order,
@@ -281,7 +284,9 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let kept_idx = if ruled {
         kept_idx
     } else {
-        gate_first(&model, &a, &shape, opts, &variants, kept_idx, strided, &mut warnings)
+        let gate_features = model.meta.gate.as_ref().and_then(|g| g.linear.as_ref());
+        let features = gate_features.map(|l| a.kernel.vector(l.set, &shape, None, &opts.caches));
+        gate_first(&model, original, kept_idx, &traits, features.as_deref(), &mut warnings)
     };
     let mut kept: Vec<Kept> = kept_idx.iter().map(|&k| Kept::of(&variants[k], d, predicted[k])).collect();
     let mut untiled = None;
@@ -391,23 +396,21 @@ fn strided_last(order: &[f64], u: usize, warnings: &mut Vec<String>) -> Vec<f64>
     tiles_first(order, u)
 }
 
-/// `kept` with the untiled original first where the model's untiled gate
-/// fires ([`crate::gate`]): T1 then keeps the loops as written, and the
-/// searches time them first. Not where the original is `strided`
-/// ([`strided_last`]). Says so in `warnings`.
-#[allow(clippy::too_many_arguments)]
+/// `kept` with the untiled original `u` first where the model's untiled
+/// gate fires ([`crate::gate`]) on the original's `traits` (the rules) or
+/// its `features` (the linear gate's set): T1 then keeps the loops as
+/// written, and the searches time them first. Not where the original is
+/// strided ([`strided_last`]). Says so in `warnings`.
 fn gate_first(
     model: &SavedModel,
-    a: &Analysis,
-    shape: &Shape,
-    opts: &ChooseOptions,
-    variants: &[Variant],
+    u: Option<usize>,
     mut kept: Vec<usize>,
-    strided: bool,
+    traits: &UntiledTraits,
+    features: Option<&[f64]>,
     warnings: &mut Vec<String>,
 ) -> Vec<usize> {
     let Some(gate) = &model.meta.gate else { return kept };
-    let Some(u) = variants.iter().position(|v| *v == Variant::Untiled) else { return kept };
+    let Some(u) = u else { return kept };
     let here = Compiler::from_env().ok().map(|c| Descriptor::detect(&c.version, &c.flags()));
     let elsewhere = gate.machine.as_ref().zip(here.as_ref()).map(|(m, h)| m.differences(h)).unwrap_or_default();
     if !elsewhere.is_empty() {
@@ -418,10 +421,8 @@ fn gate_first(
         ));
         return kept;
     }
-    let traits = a.kernel.untiled_traits(shape, &opts.caches);
-    let features = gate.linear.as_ref().map(|l| a.kernel.vector(l.set, shape, None, &opts.caches));
-    if let Some(why) = gate.why(Some(&traits), features.as_deref()) {
-        if strided {
+    if let Some(why) = gate.why(Some(traits), features) {
+        if traits.strided() {
             warnings.push(format!(
                 "the untiled gate fired ({why}), but the innermost loop as written walks memory at a stride, where a \
                  tile nearly always wins: the best-ranked tile stays first (README, \"Strided originals\")"
