@@ -293,6 +293,7 @@ pub fn collect(plan: &Plan) -> Result<Summary, Error> {
         line: plan.caches.line,
         cc: compiler.version.clone(),
         cflags: compiler.flags(),
+        cpu_id: String::new(),
     };
     crate::dataset::claim(&plan.out, &existing, &here, &meta).map_err(usage)?;
     let done: HashSet<_> = existing.iter().map(Record::key).collect();

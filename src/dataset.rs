@@ -67,6 +67,12 @@ pub struct Meta {
     pub line: u64,
     pub cc: String,
     pub cflags: String,
+    /// The CPU's family and model (`f25m17`) as the file's directory records
+    /// them in `machine.json`, empty where it does not: no CSV column holds
+    /// them, and two CPUs can share every column that is stored (the Zen 4
+    /// and the Zen 5 here are both `AMD EPYC` with 1 MiB of L2). Set by
+    /// [`load_all`], which pools files.
+    pub cpu_id: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -103,7 +109,7 @@ impl Record {
     /// parallel, are two instances.
     pub fn instance_key(&self) -> String {
         let m = &self.meta;
-        format!("{}|{}|{};{};{};{};{}", self.kernel, self.sizes, m.cpu, m.l2, m.cc, m.cflags, self.mode)
+        format!("{}|{}|{};{};{};{};{};{}", self.kernel, self.sizes, m.cpu, m.cpu_id, m.l2, m.cc, m.cflags, self.mode)
     }
 
     /// Whether the row is a candidate a model of `set` ranks: timed
@@ -220,11 +226,17 @@ pub fn load(path: &Path) -> Result<Vec<Record>, String> {
     parse(path, &text[..complete_len(&text)])
 }
 
-/// Reads several files (e.g. a glob's matches) into one list.
+/// Reads several files (e.g. a glob's matches) into one list, each row
+/// carrying its directory's CPU family and model ([`Meta::cpu_id`]), so that
+/// the same sizes timed on two CPUs of one name stay two instances.
 pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
     let mut out = Vec::new();
     for p in paths {
-        out.extend(load(p)?);
+        let id = machine_of(p)?.and_then(|d| d.cpu_id()).unwrap_or_default();
+        out.extend(load(p)?.into_iter().map(|mut r| {
+            r.meta.cpu_id.clone_from(&id);
+            r
+        }));
     }
     Ok(out)
 }
@@ -290,6 +302,7 @@ fn parse(path: &Path, text: &[u8]) -> Result<Vec<Record>, String> {
                 line: m(3).parse().unwrap_or(0),
                 cc: m(4),
                 cflags: m(5),
+                cpu_id: String::new(),
             },
             unix_time: m(6).parse().unwrap_or(0),
         });
@@ -526,7 +539,15 @@ pub(crate) mod tests {
             checksum: Some(1.25e9),
             baseline_time: Some(2.0),
             features: (0..FeatureSet::Extended.len()).map(|k| k as f64 * 0.5).collect(),
-            meta: Meta { cpu: "CPU, \"x\"".into(), l1d: 1, l2: 2, line: 64, cc: "cc 12".into(), cflags: "-O3".into() },
+            meta: Meta {
+                cpu: "CPU, \"x\"".into(),
+                l1d: 1,
+                l2: 2,
+                line: 64,
+                cc: "cc 12".into(),
+                cflags: "-O3".into(),
+                cpu_id: String::new(),
+            },
             unix_time: 7,
         }
     }
@@ -597,6 +618,33 @@ pub(crate) mod tests {
         let meta = Meta { cc: "clang 19".into(), ..r.meta.clone() };
         let e = claim(&fresh.path().join("x.csv"), &[r], &here, &meta).unwrap_err();
         assert!(e.contains("compiler cc 12 vs clang 19"), "{e}");
+    }
+
+    #[test]
+    fn the_same_sizes_on_two_cpus_of_one_name_are_two_instances() {
+        // The Zen 4's and the Zen 5's rows agree in every stored column; only
+        // their directories' machine.json tell them apart.
+        let r = rec("8x8x8");
+        let mut zen5 = Descriptor::detect("cc 12", "-O3 -march=native");
+        (zen5.cpu, zen5.family, zen5.model) = (r.meta.cpu.clone(), Some(26), Some(2));
+        let zen4 = Descriptor { family: Some(25), model: Some(17), ..zen5.clone() };
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut paths = Vec::new();
+        for (dir, d) in [(&a, &zen5), (&b, &zen4)] {
+            let p = dir.path().join("corpus-serial-train.csv");
+            claim(&p, &[], d, &r.meta).unwrap();
+            let (mut out, _) = Appender::open(&p).unwrap();
+            out.append(&r).unwrap();
+            out.append(&rec("16x16x16")).unwrap();
+            paths.push(p);
+        }
+        let rows = load_all(&paths).unwrap();
+        let keys: std::collections::BTreeSet<String> = rows.iter().map(Record::instance_key).collect();
+        assert_eq!((rows.len(), keys.len()), (4, 2), "{keys:?}");
+        assert_eq!(rows[0].meta.cpu_id, "f26m2");
+        assert_eq!(rows[2].meta.cpu_id, "f25m17");
+        // One file alone, as collection reads it, keeps the stored columns.
+        assert_eq!(load(&paths[0]).unwrap()[0].meta, r.meta);
     }
 
     #[test]
