@@ -16,7 +16,7 @@ pick is a cubic tile. Nothing is timed: it reads the stored times.
 import argparse
 import json
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 
 def kind(config):

@@ -243,12 +243,12 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let predicted = model.predict(&rows);
     let order = blend_where_new(&model, &a, &shape, &variants, &opts.caches, &predicted, &mut warnings);
     let original = variants.iter().position(|v| matches!(v, Variant::Untiled));
-    // What the loops as written do: read by the stride rule and the gate.
-    let traits = a.kernel.untiled_traits(&shape, &opts.caches);
-    let strided = original.is_some() && traits.strided();
-    let order = match original.filter(|_| strided) {
-        Some(u) => strided_last(&order, u, &mut warnings),
-        None => order,
+    // The original and what its loops do, read by the stride rule and the
+    // gate; models without an untiled candidate need neither.
+    let as_written = original.map(|u| (u, a.kernel.untiled_traits(&shape, &opts.caches)));
+    let order = match &as_written {
+        Some((u, traits)) if traits.strided() => strided_last(&order, *u, &mut warnings),
+        _ => order,
     };
     // T6-Search times one of each kind of code first ([`search_order`]).
     let best = match opts.strategy {
@@ -284,9 +284,10 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let kept_idx = if ruled {
         kept_idx
     } else {
-        let gate_features = model.meta.gate.as_ref().and_then(|g| g.linear.as_ref());
-        let features = gate_features.map(|l| a.kernel.vector(l.set, &shape, None, &opts.caches));
-        gate_first(&model, original, kept_idx, &traits, features.as_deref(), &mut warnings)
+        let gate_set = model.meta.gate.as_ref().and_then(|g| g.linear.as_ref()).filter(|_| as_written.is_some());
+        let features = gate_set.map(|l| a.kernel.vector(l.set, &shape, None, &opts.caches));
+        let as_written = as_written.as_ref().map(|(u, traits)| (*u, traits));
+        gate_first(&model, as_written, kept_idx, features.as_deref(), &mut warnings)
     };
     let mut kept: Vec<Kept> = kept_idx.iter().map(|&k| Kept::of(&variants[k], d, predicted[k])).collect();
     let mut untiled = None;
@@ -396,21 +397,20 @@ fn strided_last(order: &[f64], u: usize, warnings: &mut Vec<String>) -> Vec<f64>
     tiles_first(order, u)
 }
 
-/// `kept` with the untiled original `u` first where the model's untiled
-/// gate fires ([`crate::gate`]) on the original's `traits` (the rules) or
-/// its `features` (the linear gate's set): T1 then keeps the loops as
-/// written, and the searches time them first. Not where the original is
-/// strided ([`strided_last`]). Says so in `warnings`.
+/// `kept` with the `untiled` original (its candidate index and traits)
+/// first where the model's untiled gate fires ([`crate::gate`]) on those
+/// traits (the rules) or its `features` (the linear gate's set): T1 then
+/// keeps the loops as written, and the searches time them first. Not where
+/// the original is strided ([`strided_last`]). Says so in `warnings`.
 fn gate_first(
     model: &SavedModel,
-    u: Option<usize>,
+    untiled: Option<(usize, &UntiledTraits)>,
     mut kept: Vec<usize>,
-    traits: &UntiledTraits,
     features: Option<&[f64]>,
     warnings: &mut Vec<String>,
 ) -> Vec<usize> {
     let Some(gate) = &model.meta.gate else { return kept };
-    let Some(u) = u else { return kept };
+    let Some((u, traits)) = untiled else { return kept };
     let here = Compiler::from_env().ok().map(|c| Descriptor::detect(&c.version, &c.flags()));
     let elsewhere = gate.machine.as_ref().zip(here.as_ref()).map(|(m, h)| m.differences(h)).unwrap_or_default();
     if !elsewhere.is_empty() {
