@@ -27,12 +27,15 @@ measurements on the tile sizes. Nothing is timed.
   scripts/search_sim.py --k 8 DIR/*.json
 """
 import argparse
+import functools
 import json
 import math
 
 
+@functools.lru_cache(maxsize=None)
 def parse(config):
-    """(tiles, kind) of a stored config; kind is None for the untiled code."""
+    """(tiles, kind) of a stored config; kind is None for the untiled code.
+    Cached: the searches ask it of every candidate at every step."""
     if config == "untiled":
         return [], None
     head, _, rest = config.partition(":")
@@ -42,11 +45,11 @@ def parse(config):
     depth = len(tiles)
     unroll = (unroll + [unroll[-1]] * depth)[:depth] if len(unroll) < depth else unroll
     vector = next((int(f[1:]) for f in flags if f.startswith("v") and f[1:].isdigit()), 0)
-    # A cubic tile lists one size; spread it over the band for distances.
     return tiles, ("nosink" in flags, "pack" in flags, vector, math.prod(unroll))
 
 
 def distance(a, b):
+    """log2 steps between two tile lists; a cubic tile lists one size, spread over the band."""
     d = max(len(a), len(b))
     pad = lambda t: (t + [t[-1]] * d)[:d] if t else [1] * d
     return sum(abs(math.log2(x) - math.log2(y)) for x, y in zip(pad(a), pad(b)))
@@ -65,20 +68,23 @@ def search(inst, k, first, pick_next):
     return min(cands[i][1] for i in timed)
 
 
-def focus(cands, timed):
+def fastest_kind(cands, timed):
+    """The tile sizes of the fastest timed candidate, and the untimed
+    candidates of its kind of code (none when it is the untiled code)."""
     best = min(timed, key=lambda i: cands[i][1])
-    kind = parse(cands[best][0])[1]
+    tiles, kind = parse(cands[best][0])
     rest = [i for i in range(len(cands)) if i not in timed and kind is not None and parse(cands[i][0])[1] == kind]
+    return tiles, rest
+
+
+def focus(cands, timed):
+    _, rest = fastest_kind(cands, timed)
     return min(rest, key=lambda i: cands[i][2]) if rest else None
 
 
 def near(cands, timed):
-    best = min(timed, key=lambda i: cands[i][1])
-    tiles, kind = parse(cands[best][0])
-    rest = [i for i in range(len(cands)) if i not in timed and kind is not None and parse(cands[i][0])[1] == kind]
-    if not rest:
-        return None
-    return min(rest, key=lambda i: (distance(parse(cands[i][0])[0], tiles), cands[i][2]))
+    tiles, rest = fastest_kind(cands, timed)
+    return min(rest, key=lambda i: (distance(parse(cands[i][0])[0], tiles), cands[i][2])) if rest else None
 
 
 def geo(xs):
