@@ -29,6 +29,8 @@ To ask what teaches the model more, narrow the training rows:
   --max-instances 6        train on at most the first N instances of each kernel
   --hold-out blas,nn       evaluate only these held-out families
   --keep DIR               keep each fold's `tss eval --json` (DIR/FAMILY.json)
+  --keep-models DIR        keep each fold's trained model too (DIR/FAMILY/), for `tss predict`
+                           runs that time what a held-out model picks on the machine
   --rescore DIR            train nothing: score the reports an earlier --keep DIR kept
   --caution 0,1            score each fold's networks ranking by the members' mean plus
                            0, then 1, standard deviations (tss eval --caution; needs
@@ -50,6 +52,7 @@ import csv
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -210,6 +213,8 @@ def main():
     ap.add_argument("--max-instances", type=int, default=0, help="train on at most N instances per kernel (0: all)")
     ap.add_argument("--hold-out", default="", help="comma-separated families to evaluate (default: all)")
     ap.add_argument("--keep", default="", help="directory to keep each fold's `tss eval --json` in (FAMILY.json), for a closer look")
+    ap.add_argument("--keep-models", default="",
+                    help="directory to keep each fold's trained model in (FAMILY/), for timing its picks later")
     ap.add_argument("--blend", action="store_true",
                     help="fit each fold's blended ranker (`tss train --blend`; README, \"A learned untiled gate\")")
     ap.add_argument("--gate", nargs="?", const="linear", choices=["linear", "rules"],
@@ -271,6 +276,10 @@ def main():
             outs = {c: run([args.tss, "eval", "--model", model, "--data", tep, "--train", consts, "--json",
                             "--caution", c] + (["--parallel"] if args.parallel else []) + kernels)
                     for c in cautions}
+            if args.keep_models:
+                kept_model = os.path.join(args.keep_models, f)
+                shutil.rmtree(kept_model, ignore_errors=True)
+                shutil.copytree(model, kept_model)
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
             for c, out in outs.items():

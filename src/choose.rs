@@ -44,6 +44,9 @@ pub struct ChooseOptions {
     /// Measurements T6-Search spends after its pick on register tiles and
     /// tile shapes ([`crate::refine`]); 0 keeps the model's cubic tile.
     pub refine: usize,
+    /// Candidates T6-Search times before refining (`None`:
+    /// [`crate::select::search_count`] of them).
+    pub search: Option<usize>,
 }
 
 /// Default of [`ChooseOptions::refine`]: the register round and two shape
@@ -63,6 +66,7 @@ impl ChooseOptions {
             policy: Policy::default(),
             cache: Compiler::cache_dir().map(|d| d.join("choices")),
             refine: REFINE_BUDGET,
+            search: None,
         }
     }
 }
@@ -252,7 +256,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     };
     // T6-Search times one of each kind of code first ([`search_order`]).
     let best = match opts.strategy {
-        Strategy::T6Search => keep_diverse(&order, |k| variants[k].search_class(d), original),
+        Strategy::T6Search => keep_diverse(&order, |k| variants[k].search_class(d), original, opts.search),
         _ => keep_best(&order),
     };
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
@@ -638,8 +642,10 @@ fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
     let model = opts.model.fingerprint()?;
     let info = MachineInfo::detect();
     let sizes = sizes.to_string();
+    // Absent at the default, so choices cached before `--search` stay valid.
+    let search = opts.search.map_or_else(String::new, |n| format!("/search{n}"));
     let setup = format!(
-        "{}/{CHOICE_REVISION}{:?}{}{}{}{:?}{:?}",
+        "{}/{CHOICE_REVISION}{:?}{}{}{}{:?}{:?}{search}",
         env!("CARGO_PKG_VERSION"),
         opts.caches,
         opts.strategy,

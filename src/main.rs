@@ -438,6 +438,11 @@ enum Command {
         /// shapes, a local search from the model's cubic tile; 0 keeps that tile.
         #[arg(long, value_name = "N", default_value_t = tss::choose::REFINE_BUDGET)]
         refine: usize,
+        /// Candidates `t6-search` times before refining, one of each kind of
+        /// code first (default: 10 % of the candidates, at most 32). With
+        /// `--refine`, the whole measurement budget is the two added.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        search: Option<u32>,
         #[command(flatten)]
         timing: TimingArgs,
         #[command(flatten)]
@@ -936,12 +941,14 @@ fn run(cli: Cli) -> Result<(), Error> {
             output,
             no_cache,
             refine,
+            search,
             timing,
             caches,
         } => {
             let mut opts = ChooseOptions::new(parallel);
             opts.strategy = mode;
             opts.refine = refine;
+            opts.search = search.map(|n| n as usize);
             opts.caches = caches.resolve();
             opts.policy = timing.policy();
             if let Some(m) = model {

@@ -100,15 +100,16 @@ pub fn tiles_first(predicted: &[f64], u: usize) -> Vec<f64> {
     p
 }
 
-/// The first [`search_count`] of `predicted` in [`search_order`]: what
-/// T6-Search times.
+/// The first `count` of `predicted` in [`search_order`] (`None`:
+/// [`search_count`]): what T6-Search times.
 pub fn keep_diverse<K: Eq + Hash>(
     predicted: &[f64],
     class: impl Fn(usize) -> K,
     original: Option<usize>,
+    count: Option<usize>,
 ) -> Vec<usize> {
     let mut idx = search_order(predicted, class, original);
-    idx.truncate(search_count(predicted.len()));
+    idx.truncate(count.unwrap_or_else(|| search_count(predicted.len())));
     idx
 }
 
@@ -187,7 +188,8 @@ mod tests {
         // One class: the plain ranking.
         assert_eq!(search_order(&p, |_| (), None), vec![0, 2, 4, 1, 3]);
         let many: Vec<f64> = (0..30).map(f64::from).collect();
-        assert_eq!(keep_diverse(&many, |k| k % 3, None), vec![0, 1, 2]);
+        assert_eq!(keep_diverse(&many, |k| k % 3, None, None), vec![0, 1, 2]);
+        assert_eq!(keep_diverse(&many, |k| k % 3, None, Some(4)), vec![0, 1, 2, 3]);
         assert_eq!((search_count(30), search_count(3419)), (3, SEARCH_MAX));
         assert!(search_order(&[], |k| k, None).is_empty());
         assert!(search_order(&[], |k| k, Some(0)).is_empty());
@@ -198,7 +200,7 @@ mod tests {
         let p = [0.0, 3.0, 1.0, 4.0, 2.0];
         // Ranked last (index 3), it moves up to second place.
         assert_eq!(search_order(&p, |_| (), Some(3)), vec![0, 3, 2, 4, 1]);
-        assert_eq!(keep_diverse(&(0..30).map(f64::from).collect::<Vec<_>>(), |_| (), Some(29)), vec![0, 29, 1]);
+        assert_eq!(keep_diverse(&(0..30).map(f64::from).collect::<Vec<_>>(), |_| (), Some(29), None), vec![0, 29, 1]);
         // Ranked last by `tiles_first`, it is still timed second.
         let demoted = tiles_first(&p, 0);
         assert_eq!(ranked(&demoted), vec![2, 4, 1, 3, 0]);

@@ -396,6 +396,26 @@ fn t6_search_times_the_kept_tiles_and_the_original() {
     assert!(tiled.contains(&format!("#define TSS_T1 {t1}\n")), "{tiled}");
 }
 
+/// `--search N` sets how many candidates T6-Search times; 0 is refused.
+#[test]
+fn t6_search_times_as_many_candidates_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(tss(dir.path())
+        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--emit", "json"])
+        .args(["--no-cache", "--refine", "0", "--search", "2"])
+        .output()
+        .unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let kept = v["kept"].as_array().unwrap();
+    assert_eq!(kept.len(), 2, "{out}");
+    assert!(kept.iter().all(|k| k["measured"].as_f64().is_some()), "both timed: {out}");
+    let zero = tss(dir.path())
+        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--search", "0"])
+        .output()
+        .unwrap();
+    assert!(!zero.status.success() && String::from_utf8_lossy(&zero.stderr).contains("--search"), "{zero:?}");
+}
+
 /// T6-Search's refinement times register tiles and shapes from its pick,
 /// within the budget, takes the fastest, and writes that config's code,
 /// which prints what the original prints.
