@@ -7,7 +7,8 @@ own around the fastest kept one (README, "A fifth CPU": a local search needs the
 machine). This runs the real `tss predict --mode t6-search` on the test instances
 of `tss eval --json` reports, each with the model that never saw the instance's
 family (scripts/leave_family_out.py --keep R --keep-models M), at budgets of
-SEARCH:REFINE measurements (`--search SEARCH --refine REFINE`). Then one
+SEARCH:REFINE measurements (`--search SEARCH --refine REFINE`; SEARCH:REFINE@PATH
+runs another tss binary, to compare two versions' searches). Then one
 `tss measure --rounds R` run per instance times, side by side:
   - each budget's pick;
   - the report's T1 pick and its diverse-8 pick (the stored search);
@@ -75,7 +76,12 @@ def stored_picks(inst):
 
 
 def run(args):
-    budgets = [tuple(map(int, b.split(":"))) for b in args.budgets.split(",")]
+    budgets = []
+    for b in args.budgets.split(","):
+        b, _, binary = b.partition("@")
+        s, r = map(int, b.split(":"))
+        name = f"live {s}+{r}" + (f" ({os.path.basename(binary)})" if binary else "")
+        budgets.append((name, s, r, binary or args.tss))
     done = set()
     if os.path.exists(args.out):
         with open(args.out) as f:
@@ -97,10 +103,9 @@ def run(args):
             print(f"  skipped {inst['kernel']}: no source or no model {model}", file=sys.stderr)
             continue
         picks, timed, wall = stored_picks(inst), {}, {}
-        for s, r in budgets:
-            got = predict(args.tss, src, inst["sizes"], model, s, r)
+        for name, s, r, binary in budgets:
+            got = predict(binary, src, inst["sizes"], model, s, r)
             if got:
-                name = f"live {s}+{r}"
                 picks[name], timed[name], wall[name] = got
         cands = inst["candidates"]
         top = [c[0] for c in sorted(cands, key=lambda c: c[1])[: args.top]]
@@ -144,7 +149,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reports", nargs="*", default=[], help="held-out `tss eval --json` reports, FAMILY.json")
     ap.add_argument("--models", help="directory of the folds' models, FAMILY/ (leave_family_out.py --keep-models)")
-    ap.add_argument("--budgets", default="4:4,8:8", help="comma-separated SEARCH:REFINE measurement budgets")
+    ap.add_argument("--budgets", default="4:4,8:8",
+                    help="comma-separated SEARCH:REFINE measurement budgets; SEARCH:REFINE@PATH runs the tss at PATH "
+                         "(another version's search, timed in the same run)")
     ap.add_argument("--out", required=True, help="JSON lines of per-instance results, appended and resumed")
     ap.add_argument("--limit", type=int, default=0, help="instances to run, drawn at random (0: all)")
     ap.add_argument("--top", type=int, default=5, help="stored-fastest configs timed beside the picks")
