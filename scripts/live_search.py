@@ -7,17 +7,24 @@ own around the fastest kept one (README, "A fifth CPU": a local search needs the
 machine). This runs the real `tss predict --mode t6-search` on the test instances
 of `tss eval --json` reports, each with the model that never saw the instance's
 family (scripts/leave_family_out.py --keep R --keep-models M), at budgets of
-SEARCH:REFINE measurements (`--search SEARCH --refine REFINE`; SEARCH:REFINE@PATH
-runs another tss binary, to compare two versions' searches). Then one
+SEARCH:REFINE measurements (`--search SEARCH --refine REFINE`; SEARCH `-` keeps
+tss's default; SEARCH:REFINE@PATH runs another tss binary, to compare two
+versions' searches). Then one
 `tss measure --rounds R` run per instance times, side by side:
   - each budget's pick;
-  - the report's T1 pick and its diverse-8 pick (the stored search);
+  - the report's T1 pick, searches of 8 measurements among its stored rows
+    (guided: the 8 best predicted; diverse: its search order; random) and its
+    baselines (best constant, constant+vector, cache rule, tile 32);
   - the untiled code and the `--top` stored-fastest configs.
 Each method's TN is its pick's time over the fastest config of that run, so a
 refinement that finds a config faster than every stored one moves the reference
 too. Run alone on the machine the test rows were measured on:
 
   scripts/live_search.py --reports R/*.json --models M --budgets 4:4,8:8 --out live.jsonl [--limit 40]
+
+With --model M, every instance of the reports runs model M instead (one report of
+`tss eval --model M --json` serves), e.g. the built-in model on a CPU none of its
+rows came from.
 
 Each instance's result is appended to --out as it is measured, and a rerun skips
 the instances there, so an interrupted run resumes. `--summary` only prints the
@@ -54,8 +61,10 @@ def label(choice):
 
 def predict(tss, src, sizes, model, search, refine):
     """The pick of one T6-Search run, the measurements it made and its wall seconds (None if it failed)."""
-    cmd = [tss, "predict", src, "--size", sizes, "--model", model, "--mode", "t6-search", "--search", str(search),
-           "--refine", str(refine), "--emit", "json", "--no-cache"]
+    cmd = [tss, "predict", src, "--size", sizes, "--model", model, "--mode", "t6-search", "--refine", str(refine),
+           "--emit", "json", "--no-cache"]
+    if search is not None:
+        cmd += ["--search", str(search)]
     start = time.monotonic()
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
@@ -66,12 +75,19 @@ def predict(tss, src, sizes, model, search, refine):
     return label(c), timed, time.monotonic() - start
 
 
-def stored_picks(inst):
-    """T1's and diverse 8's picks in the report."""
+def stored_picks(inst, rng):
+    """The report's picks, searches among its stored rows (each the fastest stored of its 8
+    measurements) and baselines."""
     cands = inst["candidates"]
+    fastest = lambda ks: cands[min(ks, key=lambda k: cands[k][1])][0]  # noqa: E731
     picks = {"T1": inst["t1_tile"]}
+    picks["guided 8"] = fastest(sorted(range(len(cands)), key=lambda k: cands[k][2])[:8])
     if inst.get("search_order"):
-        picks["diverse 8"] = cands[min(inst["search_order"][:8], key=lambda k: cands[k][1])][0]
+        picks["diverse 8"] = fastest(inst["search_order"][:8])
+    picks["random 8"] = fastest(rng.sample(range(len(cands)), min(8, len(cands))))
+    for base in ("constant", "constant+vector", "cache rule", "tile 32"):
+        if base in inst["scores"] and inst["scores"][base].get("config"):
+            picks[base] = inst["scores"][base]["config"]
     return picks
 
 
@@ -79,8 +95,9 @@ def run(args):
     budgets = []
     for b in args.budgets.split(","):
         b, _, binary = b.partition("@")
-        s, r = map(int, b.split(":"))
-        name = f"live {s}+{r}" + (f" ({os.path.basename(binary)})" if binary else "")
+        s, r = b.split(":")
+        s, r = (None if s == "-" else int(s)), int(r)
+        name = f"live {'default' if s is None else s}+{r}" + (f" ({os.path.basename(binary)})" if binary else "")
         budgets.append((name, s, r, binary or args.tss))
     done = set()
     if os.path.exists(args.out):
@@ -98,11 +115,14 @@ def run(args):
     started = time.monotonic()
     for n, (family, inst) in enumerate(todo, 1):
         src = kernel_file(inst["kernel"])
-        model = os.path.join(args.models, family)
+        if args.model:
+            model, family = args.model, os.path.basename(os.path.dirname(src or "?/?"))
+        else:
+            model = os.path.join(args.models, family)
         if not src or not os.path.isdir(model):
             print(f"  skipped {inst['kernel']}: no source or no model {model}", file=sys.stderr)
             continue
-        picks, timed, wall = stored_picks(inst), {}, {}
+        picks, timed, wall = stored_picks(inst, random.Random(f"{args.seed}/{inst['kernel']}")), {}, {}
         for name, s, r, binary in budgets:
             got = predict(binary, src, inst["sizes"], model, s, r)
             if got:
@@ -149,6 +169,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reports", nargs="*", default=[], help="held-out `tss eval --json` reports, FAMILY.json")
     ap.add_argument("--models", help="directory of the folds' models, FAMILY/ (leave_family_out.py --keep-models)")
+    ap.add_argument("--model", help="one model for every instance (e.g. the built-in one on a CPU it never saw); "
+                    "families are then the kernels' corpus directories")
     ap.add_argument("--budgets", default="4:4,8:8",
                     help="comma-separated SEARCH:REFINE measurement budgets; SEARCH:REFINE@PATH runs the tss at PATH "
                          "(another version's search, timed in the same run)")
@@ -162,8 +184,8 @@ def main():
     ap.add_argument("--tss", default=os.path.join(ROOT, "target", "release", "tss"))
     args = ap.parse_args()
     if not args.summary:
-        if not args.reports or not args.models:
-            ap.error("--reports and --models are needed to measure (or --summary)")
+        if not args.reports or not (args.models or args.model):
+            ap.error("--reports and --models (or --model) are needed to measure (or --summary)")
         run(args)
     if os.path.exists(args.out):
         summarise(args.out)

@@ -1,10 +1,11 @@
 //! Register tiles and tile shapes around T6-Search's pick.
 //!
-//! The model ranks cubic tiles without unrolling, the space it was trained
-//! on. The fastest code needs more: unroll-and-jam of the point loops (the
-//! register tile) and a tile size per dimension (README, "Register tiles").
-//! T6-Search measures anyway, so it spends a few more measurements on a
-//! local search that starts from its pick:
+//! A cubic model ranks plain cubic tiles; the corpus model ranks register
+//! tiles and shapes too, but its sizes are off on a CPU it never saw. The
+//! fastest code needs unroll-and-jam of the point loops (the register tile)
+//! and a tile size per dimension (README, "Register tiles"). T6-Search
+//! measures anyway, so it spends a few more measurements on a local search
+//! that starts from its pick:
 //! 1. the register tiles this machine's vector registers can hold, on the
 //!    two point loops just outside the vector loop;
 //! 2. then, greedily, every tile dimension doubled or halved around the
@@ -14,6 +15,10 @@
 //!    that loses at one tile size can win at another (syr2k's does at 32);
 //!    and, where the band can sink a parallel member below its inner loops,
 //!    with the other loop order ([`Config::sink`]), from the first round on.
+//!
+//! Halving or doubling every dimension at once first, for a start that is a
+//! register tile already, was tried and not kept: timed live on 118
+//! instances it gained nothing (README, "Live searches").
 //!
 //! Measurements are noisy, so a step must gain [`MIN_GAIN`] to move the
 //! search on; the final pick is still the fastest configuration timed.
@@ -140,27 +145,6 @@ pub fn shape_moves(base: &Config, space: &Space) -> Vec<Config> {
     out
 }
 
-/// `base` with every tile dimension halved, then every one doubled: the
-/// tile's scale changed and its shape kept. Where the model ranked register
-/// tiles itself, its pick mostly has the right register tile and shape at
-/// the wrong scale, and too large four times as often as too small (the
-/// corpus model's first picks on five CPUs' test sets; README, "Live
-/// searches"): the scale follows the caches, which differ between machines
-/// more than the loops' roles do. A dimension halving cannot shrink (at
-/// [`MIN_TILE`] or twice its unroll factor) keeps its size; a move that
-/// changes nothing is left out.
-pub fn scale_moves(base: &Config, space: &Space) -> Vec<Config> {
-    let tiles = base.tiles_for(space.dims);
-    let unroll = if base.is_unrolled() { (0..space.dims).map(|k| base.unroll(k)).collect() } else { Vec::new() };
-    let scaled = |f: &dyn Fn(usize, usize) -> usize| {
-        let new: Vec<usize> = tiles.iter().enumerate().map(|(k, &t)| f(k, t)).collect();
-        (new != tiles).then(|| Config { tiles: new, unroll: unroll.clone(), ..base.clone() })
-    };
-    let half = scaled(&|k, t| if t / 2 >= MIN_TILE.max(2 * base.unroll(k)) { t / 2 } else { t });
-    let double = scaled(&|_, t| if t * 2 <= space.max_tile { t * 2 } else { t });
-    half.into_iter().chain(double).collect()
-}
-
 /// The local search: `start` (timed at `start_seconds`) and at most
 /// `budget` more configurations, timed in batches by `measure` (one result
 /// per config, in order). Returns everything timed, `start` first.
@@ -173,15 +157,9 @@ pub fn search(
 ) -> Vec<Tried> {
     let mut tried = vec![Tried { config: start.clone(), seconds: Some(start_seconds) }];
     let (mut best, mut best_s) = (start.clone(), start_seconds);
-    // A start the model chose with a register tile already goes to its
-    // scale first ([`scale_moves`]); a cubic model's plain tile to register
-    // tiles.
-    let registered = start.is_unrolled() || start.vector > 0;
-    let mut batch: Vec<Config> = registered
-        .then(|| scale_moves(&start, space))
+    let mut batch: Vec<Config> = register_tiles(&start, space)
         .into_iter()
-        .flatten()
-        .chain(register_tiles(&start, space).into_iter().take(if space.can_vector { 3 } else { usize::MAX }))
+        .take(if space.can_vector { 3 } else { usize::MAX })
         .chain(vector_tiles(&start, space).into_iter().take(2))
         .chain(sink_toggled(&start, space))
         .chain(pack_toggled(&start, space))
@@ -213,7 +191,6 @@ pub fn search(
             .chain(vector_toggled(&best, &tried, space))
             .chain(sink_toggled(&best, space))
             .chain(pack_toggled(&best, space))
-            .chain(scale_moves(&best, space))
             .chain(shape_moves(&best, space))
             .collect();
     }
@@ -448,42 +425,14 @@ mod tests {
     }
 
     #[test]
-    fn scale_moves_halve_and_double_every_dimension_at_once() {
-        let m: Vec<String> =
-            scale_moves(&"256x64x16:4x1x4".parse().unwrap(), &gemm_like()).iter().map(|c| c.to_string()).collect();
-        // k's 16 halves to 8, twice its unroll factor; the factors stay.
-        assert_eq!(m, ["128x32x8:4x1x4", "512x128x32:4x1x4"]);
-        let floor: Vec<String> =
-            scale_moves(&"8x8x8".parse().unwrap(), &gemm_like()).iter().map(|c| c.to_string()).collect();
-        assert_eq!(floor, ["16x16x16"], "nothing halves below MIN_TILE, so only the doubling is left");
-        let top = Space { max_tile: 64, ..gemm_like() };
-        assert_eq!(scale_moves(&Config::cubic(64), &top).len(), 1, "nothing doubles past the longest loop");
-    }
-
-    /// A start with a register tile already (the corpus model's pick) tries
-    /// its scale before other register tiles, so a small budget reaches it.
-    #[test]
-    fn a_registered_start_tries_its_scale_first() {
-        let start: Config = "256x256x256:4x1x4".parse().unwrap();
-        let tried = search(start.clone(), 2.0, 2, &gemm_like(), |cs| {
-            cs.iter().map(|c| Some(if c.tile(0) == 128 { 1.0 } else { 2.0 })).collect()
-        });
-        let configs: Vec<String> = tried.iter().map(|t| t.config.to_string()).collect();
-        assert_eq!(configs, ["256x256x256:4x1x4", "128x128x128:4x1x4", "512x512x512:4x1x4"]);
-        let plain = search(Config::cubic(256), 2.0, 1, &gemm_like(), |cs| vec![Some(2.0); cs.len()]);
-        assert!(plain[1].config.is_unrolled(), "a plain start still tries register tiles first: {plain:?}");
-    }
-
-    #[test]
     fn search_stops_when_nothing_gains_and_skips_failures() {
         let tried = search(Config::cubic(64), 1.0, 40, &gemm_like(), |cs| {
             cs.iter().map(|c| if c.is_unrolled() && c.unroll(0) == 8 { None } else { Some(1.0) }).collect()
         });
-        // Register round, then one shape round (both scale moves and all six
-        // single-dimension ones; the register tile at this shape was timed
-        // already), then stop.
+        // Register round, then one shape round (all six moves; the register
+        // tile at this shape was timed already), then stop.
         let registers = register_tiles(&Config::cubic(64), &gemm_like()).len();
-        assert_eq!(tried.len(), 1 + registers + 2 + 6);
+        assert_eq!(tried.len(), 1 + registers + 6);
         assert_eq!(fastest(&tried).unwrap().config, Config::cubic(64));
         assert!(search(Config::cubic(64), 1.0, 0, &gemm_like(), |_| panic!("no budget")).len() == 1);
     }
