@@ -40,7 +40,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from leave_family_out import ROOT, geo  # noqa: E402
-from remeasure import kernel_file, measure  # noqa: E402
+from remeasure import done_instances, kernel_file, measure, report_instances  # noqa: E402
 
 
 def label(choice):
@@ -99,19 +99,8 @@ def run(args):
         s, r = (None if s == "-" else int(s)), int(r)
         name = f"live {'default' if s is None else s}+{r}" + (f" ({os.path.basename(binary)})" if binary else "")
         budgets.append((name, s, r, binary or args.tss))
-    done = set()
-    if os.path.exists(args.out):
-        with open(args.out) as f:
-            done = {(r["kernel"], r["sizes"]) for r in map(json.loads, f)}
-    pool = []
-    for path in args.reports:
-        family = os.path.splitext(os.path.basename(path))[0]
-        for inst in json.load(open(path))["instances"]:
-            if len(inst["candidates"]) >= 2:
-                pool.append((family, inst))
-    random.Random(args.seed).shuffle(pool)
-    pool = pool[: args.limit] if args.limit else pool
-    todo = [(f, i) for f, i in pool if (i["kernel"], i["sizes"]) not in done]
+    done = done_instances(args.out)
+    todo = [(f, i) for f, i in report_instances(args.reports, args.seed, args.limit) if (i["kernel"], i["sizes"]) not in done]
     started = time.monotonic()
     for n, (family, inst) in enumerate(todo, 1):
         src = kernel_file(inst["kernel"])

@@ -137,21 +137,30 @@ def method_picks(inst):
     return picks
 
 
+def done_instances(out):
+    """(kernel, sizes) of the instances a JSON-lines result file holds already, so a rerun resumes."""
+    if not out or not os.path.exists(out):
+        return set()
+    with open(out) as f:
+        return {(r["kernel"], r["sizes"]) for r in map(json.loads, f)}
+
+
+def report_instances(reports, seed, limit):
+    """(family, instance) of every instance with two or more candidates in `tss eval --json`
+    reports named FAMILY.json, in a seeded order and cut to `limit` (0: all), the same on every rerun."""
+    pool = []
+    for path in reports:
+        family = os.path.splitext(os.path.basename(path))[0]
+        pool += [(family, inst) for inst in json.load(open(path))["instances"] if len(inst["candidates"]) >= 2]
+    random.Random(seed).shuffle(pool)
+    return pool[:limit] if limit else pool
+
+
 def remeasure_methods(args):
     """`--methods`: times every method's pick of each reported instance again
     (those already in --out are skipped), appends each result, summarises."""
-    done = set()
-    if args.out and os.path.exists(args.out):
-        with open(args.out) as f:
-            done = {(r["kernel"], r["sizes"]) for r in map(json.loads, f)}
-    pool = []
-    for path in args.reports:
-        family = os.path.splitext(os.path.basename(path))[0]
-        for inst in json.load(open(path))["instances"]:
-            if len(inst["candidates"]) >= 2 and (inst["kernel"], inst["sizes"]) not in done:
-                pool.append((family, inst))
-    random.Random(args.seed).shuffle(pool)
-    pool = pool[: args.limit] if args.limit else pool
+    done = done_instances(args.out)
+    pool = [(f, i) for f, i in report_instances(args.reports, args.seed, args.limit) if (i["kernel"], i["sizes"]) not in done]
     for n, (family, inst) in enumerate(pool, 1):
         src = kernel_file(inst["kernel"])
         if not src:
