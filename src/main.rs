@@ -440,7 +440,9 @@ enum Command {
         refine: usize,
         /// Candidates `t6-search` times before refining, one of each kind of
         /// code first (default: 10 % of the candidates, at most 32). With
-        /// `--refine`, the whole measurement budget is the two added.
+        /// `--refine`, the whole measurement budget is the two added. The
+        /// loops as written are always timed too (they run anyway, as the
+        /// reference every tile's output is checked against).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         search: Option<u32>,
         #[command(flatten)]

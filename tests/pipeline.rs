@@ -409,6 +409,17 @@ fn t6_search_times_as_many_candidates_as_asked() {
     let kept = v["kept"].as_array().unwrap();
     assert_eq!(kept.len(), 2, "{out}");
     assert!(kept.iter().all(|k| k["measured"].as_f64().is_some()), "both timed: {out}");
+    // One ranked candidate, and the loops as written, which always compete.
+    let out = ok(tss(dir.path())
+        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--emit", "json"])
+        .args(["--no-cache", "--refine", "0", "--search", "1"])
+        .output()
+        .unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let kept = v["kept"].as_array().unwrap();
+    assert!((1..=2).contains(&kept.len()), "{out}");
+    let original = kept.iter().find(|k| k["untiled"].as_bool() == Some(true));
+    assert!(original.is_some_and(|k| k["measured"].as_f64().is_some()), "the original timed: {out}");
     let zero = tss(dir.path())
         .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--search", "0"])
         .output()
