@@ -396,27 +396,27 @@ fn t6_search_times_the_kept_tiles_and_the_original() {
     assert!(tiled.contains(&format!("#define TSS_T1 {t1}\n")), "{tiled}");
 }
 
+/// What `tss predict --search N` (no refinement) kept on the paper's matmul,
+/// and the JSON it printed.
+fn kept_with_search(dir: &Path, n: &str) -> (Vec<serde_json::Value>, String) {
+    let out = ok(tss(dir)
+        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--emit", "json"])
+        .args(["--no-cache", "--refine", "0", "--search", n])
+        .output()
+        .unwrap());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    (v["kept"].as_array().unwrap().clone(), out)
+}
+
 /// `--search N` sets how many candidates T6-Search times; 0 is refused.
 #[test]
 fn t6_search_times_as_many_candidates_as_asked() {
     let dir = tempfile::tempdir().unwrap();
-    let out = ok(tss(dir.path())
-        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--emit", "json"])
-        .args(["--no-cache", "--refine", "0", "--search", "2"])
-        .output()
-        .unwrap());
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let kept = v["kept"].as_array().unwrap();
+    let (kept, out) = kept_with_search(dir.path(), "2");
     assert_eq!(kept.len(), 2, "{out}");
     assert!(kept.iter().all(|k| k["measured"].as_f64().is_some()), "both timed: {out}");
     // One ranked candidate, and the loops as written, which always compete.
-    let out = ok(tss(dir.path())
-        .args(["predict", "polybench/paper/matmul.c", "--size", "NI=150,NJ=140,NK=130", "--emit", "json"])
-        .args(["--no-cache", "--refine", "0", "--search", "1"])
-        .output()
-        .unwrap());
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let kept = v["kept"].as_array().unwrap();
+    let (kept, out) = kept_with_search(dir.path(), "1");
     assert!((1..=2).contains(&kept.len()), "{out}");
     let original = kept.iter().find(|k| k["untiled"].as_bool() == Some(true));
     assert!(original.is_some_and(|k| k["measured"].as_f64().is_some()), "the original timed: {out}");
