@@ -445,8 +445,8 @@ fn gate_first(
 }
 
 /// `kept` with the untiled original `u` added last where T6-Search would
-/// not time it otherwise (the cache rule's neighbours, `--search 1`, a
-/// ranking that puts it below the cut). It runs anyway, as the reference
+/// not time it otherwise: the cache rule's neighbours, and `--search 1`
+/// ([`keep_diverse`] keeps it second otherwise). It runs anyway, as the reference
 /// every tile is checked against, so its time costs nothing, and where
 /// tiling does not pay it is the answer: held-out sjacobi-2d at N=223 ran
 /// untiled 3.2x faster than every tile the cache rule's neighbours offered
