@@ -32,6 +32,8 @@ To ask what teaches the model more, narrow the training rows:
   --keep-models DIR        keep each fold's trained model too (DIR/FAMILY/), for `tss predict`
                            runs that time what a held-out model picks on the machine
   --rescore DIR            train nothing: score the reports an earlier --keep DIR kept
+  --models DIR             train nothing: run this tss's `tss eval` on the models an earlier
+                           --keep-models DIR kept (after a change to what eval scores)
   --caution 0,1            score each fold's networks ranking by the members' mean plus
                            0, then 1, standard deviations (tss eval --caution; needs
                            --ensemble 2 or more to change anything)
@@ -223,6 +225,8 @@ def main():
                     help="comma-separated: rank by the members' mean plus this many standard deviations (tss eval "
                          "--caution); each value is scored from the same networks, in a table of its own")
     ap.add_argument("--rescore", default="", help="train nothing; score the FAMILY.json reports in this directory (from --keep)")
+    ap.add_argument("--models", default="",
+                    help="train nothing; evaluate the FAMILY/ models in this directory (from --keep-models)")
     args = ap.parse_args()
     fam = family_of()
     known = sorted(set(fam.values()), key=lambda f: (DIRS.index(f.rstrip("0123456789")), f))
@@ -246,6 +250,17 @@ def main():
         """Where a fold's report is kept: FAMILY.json for the first caution value."""
         return f"{f}.json" if c == cautions[0] else f"{f}-caution{c}.json"
 
+    def train_fold(trp, model):
+        """Trains one fold's model on the rows in `trp` into directory `model`."""
+        run([args.tss, "train", "--data", trp, "--out", model, "--set", args.set,
+             "--target", args.target, "--loss", args.loss, "--stop-on", args.stop_on, "--ensemble", args.ensemble,
+             "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr, "--epochs", args.epochs,
+             "--weight-decay", args.weight_decay, "--val-by", args.val_by, "--patience", args.patience,
+             "--seed", args.seed]
+            + (["--log-inputs"] if args.log_inputs else []) + (["--cap", args.cap] if args.cap else [])
+            + (["--pool-machines"] if args.pool_machines else [])
+            + (["--untiled-weight", args.untiled_weight] if args.untiled_weight != "1" else []) + kernels + gate)
+
     def fold(f):
         """The held-out family's `tss eval` reports by caution value, or None without test rows."""
         te = [r for r in test if fam.get(r[ki]) == f]
@@ -261,14 +276,12 @@ def main():
             trp, tep, model = (os.path.join(tmp, n) for n in ("train.csv", "test.csv", "model"))
             write_rows(trp, header, tr)
             write_rows(tep, theader, te)
-            run([args.tss, "train", "--data", trp, "--out", model, "--set", args.set,
-                 "--target", args.target, "--loss", args.loss, "--stop-on", args.stop_on, "--ensemble", args.ensemble,
-                 "--hidden", args.hidden, "--dropout", args.dropout, "--lr", args.lr, "--epochs", args.epochs,
-                 "--weight-decay", args.weight_decay, "--val-by", args.val_by, "--patience", args.patience,
-                 "--seed", args.seed]
-                + (["--log-inputs"] if args.log_inputs else []) + (["--cap", args.cap] if args.cap else [])
-                + (["--pool-machines"] if args.pool_machines else [])
-                + (["--untiled-weight", args.untiled_weight] if args.untiled_weight != "1" else []) + kernels + gate)
+            if args.models:
+                model = os.path.join(args.models, f)
+                if not os.path.isdir(model):
+                    sys.exit(f"leave_family_out: {model}: no kept model for family {f}")
+            else:
+                train_fold(trp, model)
             consts = trp
             if args.parallel:
                 consts = os.path.join(tmp, "train-parallel.csv")
@@ -276,7 +289,7 @@ def main():
             outs = {c: run([args.tss, "eval", "--model", model, "--data", tep, "--train", consts, "--json",
                             "--caution", c] + (["--parallel"] if args.parallel else []) + kernels)
                     for c in cautions}
-            if args.keep_models:
+            if args.keep_models and not args.models:
                 kept_model = os.path.join(args.keep_models, f)
                 shutil.rmtree(kept_model, ignore_errors=True)
                 shutil.copytree(model, kept_model)

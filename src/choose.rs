@@ -260,7 +260,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         _ => keep_best(&order),
     };
     let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
-    let far = distrust(&model, &rows, &predicted).zip(rule);
+    let far = model.distrust(&rows, &predicted).zip(rule);
     let ruled = far.is_some();
     let kept_idx = match far {
         Some((why, rule)) => {
@@ -495,37 +495,6 @@ fn candidate_configs(
     Ok(out)
 }
 
-/// Why the model's ranking cannot be used here, if it cannot: every
-/// candidate predicted the same (the network saturates), or every
-/// candidate's features lie more than [`FAR`](crate::model::saved::FAR)
-/// spans outside the range the model was trained on, which only the sizes
-/// (shared by all) can do. A config the training rows lacked (a 12-row
-/// vector tile on AVX-512 for a model of AVX2 rows) is an extrapolation
-/// that stays ranked: on the Intel test rows, ranking such configs last
-/// instead made T1 worse (README, "Extrapolated configs").
-fn distrust(model: &SavedModel, rows: &[Vec<f64>], predicted: &[f64]) -> Option<String> {
-    let lo = predicted.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = predicted.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if predicted.len() > 1 && (!lo.is_finite() || !hi.is_finite() || hi - lo <= 1e-9 * hi.abs()) {
-        return Some("the model predicts the same time for every candidate (its inputs saturate)".into());
-    }
-    // The inputs far out in every candidate; the first fitted one ends it.
-    let mut common = model.far_inputs(rows.first()?);
-    for r in &rows[1..] {
-        if common.is_empty() {
-            break;
-        }
-        let far = model.far_inputs(r);
-        common.retain(|k| far.contains(k));
-    }
-    if common.is_empty() {
-        return None;
-    }
-    let names = model.feature_set().names();
-    let far: Vec<&str> = common.iter().map(|&k| names[k]).collect();
-    Some(format!("these sizes lie far outside the model's training range (features {})", far.join(", ")))
-}
-
 /// The untiled original must beat the chosen tile by this factor before
 /// tss says so: it is timed once, the candidates several times.
 const UNTILED_MARGIN: f64 = 0.95;
@@ -715,28 +684,6 @@ mod tests {
         assert_eq!(ranked(&strided_last(&[0.5, 0.1, 0.0], 2, &mut warnings)), vec![1, 0, 2]);
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("walks memory at a stride"), "{}", warnings[0]);
-    }
-
-    #[test]
-    fn only_inputs_far_out_in_every_candidate_distrust_the_model() {
-        let dir = tempfile::tempdir().unwrap();
-        let m = crate::model::saved::tests::model(dir.path(), 1);
-        let d = m.meta.feature_names.len();
-        let fitted = vec![0.5; d];
-        // Every range is [0, 1]: 5 lies four spans above it.
-        let far = |cols: &[usize]| {
-            let mut r = fitted.clone();
-            cols.iter().for_each(|&k| r[k] = 5.0);
-            r
-        };
-        // A config the rows lacked (one candidate far out) leaves the model in charge.
-        assert_eq!(distrust(&m, &[fitted.clone(), far(&[1])], &[1.0, 2.0]), None);
-        // Sizes far out move every candidate; the note names what they share.
-        let why = distrust(&m, &[far(&[0]), far(&[0, 1])], &[1.0, 2.0]).unwrap();
-        let names = m.feature_set().names();
-        assert!(why.contains(names[0]) && !why.contains(names[1]), "{why}");
-        // A saturated network is distrusted whatever its inputs.
-        assert!(distrust(&m, &[fitted.clone(), fitted], &[1.0, 1.0]).unwrap().contains("saturate"));
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::gate::{InstanceKey, UntiledTraits, strided_original};
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
-use crate::select::{keep_best, search_count, search_order, tiles_first};
+use crate::select::{keep_best, ranked, search_count, search_order, tiles_first};
 use crate::stats::geo_mean;
 
 /// Every method a report may score; "T1 network" (the network's own first
@@ -85,6 +85,10 @@ pub struct InstanceEval {
     /// Indices into `candidates` in the order a measuring search times them
     /// ([`search_order`]: one of each kind of code first).
     pub search_order: Vec<usize>,
+    /// The model's inputs lie far outside its training range here
+    /// ([`SavedModel::distrust`]): T1 and the searches follow the cache rule,
+    /// as `tss predict` does.
+    pub ruled: bool,
 }
 
 /// Mean of each metric per method.
@@ -180,18 +184,42 @@ fn cache_rule_pick(cands: &[&Record]) -> Option<usize> {
     let ws_l2 = FeatureSet::Extended.names().iter().position(|n| *n == "WS_L2")?;
     let volume = |r: &Record| r.ts.iter().product::<f64>();
     let fits = |r: &Record| r.features.get(ws_l2).is_some_and(|&w| w <= 1.0);
-    let cubic = |r: &Record| {
-        let t = r.ts.iter().copied().fold(0.0, f64::max);
-        !r.tile.contains(':')
-            && !r.tile.contains('/')
-            && r.ts.iter().zip(&r.ps).all(|(&ts, &ps)| ts == t || ts == ps as f64 || ts == 1.0)
-    };
     let tiled = |k: &usize| cands[*k].tile != UNTILED;
     (0..cands.len())
         .filter(tiled)
-        .filter(|&k| fits(cands[k]) && cubic(cands[k]))
+        .filter(|&k| fits(cands[k]) && cubic_size(cands[k]).is_some())
         .max_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b])))
         .or_else(|| (0..cands.len()).filter(tiled).min_by(|&a, &b| volume(cands[a]).total_cmp(&volume(cands[b]))))
+}
+
+/// The size of `r`'s tile where it is a plain cubic one (each feature loop
+/// at one size, or whole when shorter; no register tile, default loop
+/// order): what the cache rule chooses among.
+fn cubic_size(r: &Record) -> Option<f64> {
+    let t = r.ts.iter().copied().fold(0.0, f64::max);
+    let cubic = r.tile != UNTILED
+        && !r.tile.contains(':')
+        && !r.tile.contains('/')
+        && r.ts.iter().zip(&r.ps).all(|(&ts, &ps)| ts == t || ts == ps as f64 || ts == 1.0);
+    cubic.then_some(t)
+}
+
+/// The order in which `tss predict` times `cands` where it does not trust
+/// the model ([`SavedModel::distrust`]): the cache rule's pick `rule`, the
+/// untiled `original`, then the other cubic tiles nearest `rule` on a log
+/// scale ([`crate::select::neighbours`]), then the rest as ranked by
+/// `pred`.
+fn ruled_order(cands: &[&Record], rule: usize, original: Option<usize>, pred: &[f64]) -> Vec<usize> {
+    let centre = cubic_size(cands[rule]).unwrap_or(1.0).max(1.0);
+    let dist = |k: usize| cubic_size(cands[k]).map_or(f64::INFINITY, |t| (t.max(1.0) / centre).ln().abs());
+    let mut near: Vec<usize> = (0..cands.len()).filter(|&k| k != rule && dist(k).is_finite()).collect();
+    near.sort_by(|&a, &b| dist(a).total_cmp(&dist(b)).then(a.cmp(&b)));
+    let mut order = vec![rule];
+    order.extend(original);
+    order.extend(near);
+    let rest: Vec<usize> = ranked(pred).into_iter().filter(|k| !order.contains(k)).collect();
+    order.extend(rest);
+    order
 }
 
 /// The analytical traffic rule's pick among `cands`: the config with the
@@ -253,6 +281,12 @@ pub fn evaluate(
         let gated = model.meta.gate.as_ref().is_some_and(|g| g.fires(traits.get(&key), features));
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
         let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, strided, gated);
+        // Where `tss predict` drops the ranking for the cache rule, so does T1 here.
+        let ruled = model.distrust(&feats, &pred).and(cache_rule_pick(&cands));
+        let (t1, order) = match ruled {
+            Some(rule) => (rule, ruled_order(&cands, rule, original, &pred)),
+            None => (t1, order),
+        };
         let searched = &order[..search_count(order.len())];
         let score = |k: usize| Score { config: Some(cands[k].tile.clone()), ..score_of(times[k], best, baseline) };
         let fastest = |ks: &mut dyn Iterator<Item = usize>| ks.min_by(|&a, &b| times[a].total_cmp(&times[b]));
@@ -295,6 +329,7 @@ pub fn evaluate(
             candidates: cands.iter().zip(&times).zip(&pred).map(|((r, &t), &p)| (r.tile.clone(), t, p)).collect(),
             t1_tile: cands[t1].tile.clone(),
             search_order: order,
+            ruled: ruled.is_some(),
         });
     }
     out
@@ -511,6 +546,13 @@ pub fn markdown(evals: &[InstanceEval]) -> String {
         rows(k, evals.iter().filter(|e| e.kernel == *k).collect());
     }
     rows("**mean**", evals.iter().collect());
+    let ruled = evals.iter().filter(|e| e.ruled).count();
+    if ruled > 0 {
+        s.push_str(&format!(
+            "\n{ruled} of {} instances lie far outside the model's training range: T1 and T6-Search follow the cache rule there, as `tss predict` does.\n",
+            evals.len()
+        ));
+    }
     s
 }
 
@@ -563,6 +605,24 @@ mod tests {
         assert_eq!(traffic_rule_pick(&tie.iter().collect::<Vec<_>>()), Some(1), "untiled on a tie");
         let narrow = Record { features: vec![0.0; 3], ..traffic_row("8", 0.0, 0.0) };
         assert_eq!(traffic_rule_pick(&[&narrow]), None, "rows without traffic features");
+    }
+
+    #[test]
+    fn distrusted_ranking_times_the_cache_rule_then_the_original_then_its_neighbours() {
+        let cubic = |tile: &str, t: f64| Record { ps: [1000; 3], ts: [t; 3], ..crate::dataset::tests::rec(tile) };
+        let rows = [
+            cubic("16", 16.0),
+            cubic("64", 64.0),
+            cubic(UNTILED, 1.0),
+            cubic("64:4x1", 64.0),
+            cubic("128", 128.0),
+            cubic("256", 256.0),
+        ];
+        let refs: Vec<&Record> = rows.iter().collect();
+        // The network prefers the register tile; the fallback ignores that.
+        let pred = [5.0, 4.0, 6.0, 1.0, 3.0, 2.0];
+        assert_eq!(ruled_order(&refs, 1, Some(2), &pred), vec![1, 2, 4, 0, 5, 3]);
+        assert_eq!(ruled_order(&refs, 1, None, &pred), vec![1, 4, 0, 5, 3, 2]);
     }
 
     /// A row of `tile` on instance `sizes` that ran `time` seconds, with
@@ -640,6 +700,7 @@ mod tests {
             search_order: search_order(&pred, class, None),
             candidates,
             t1_tile: "64x64:4x1".into(),
+            ruled: false,
         };
         assert_eq!(e.search_order, vec![0, 2, 1]);
         let c = search_curve(&[e], 3);
@@ -677,6 +738,7 @@ mod tests {
             candidates: vec![("64".into(), t1, 0.0), ("32".into(), 1.0, 1.0)],
             t1_tile: "64".into(),
             search_order: vec![0, 1],
+            ruled: false,
         }
     }
 

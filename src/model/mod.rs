@@ -283,13 +283,18 @@ impl Normalizer {
     }
 
     /// Columns of `row` outside the fitted range by more than `slack` of
-    /// their span (the model extrapolates there).
+    /// their span (the model extrapolates there). Not a column that was
+    /// constant in training: [`Normalizer::apply`] feeds it as 0 whatever
+    /// its value, so the network does not extrapolate in it; it only cannot
+    /// see it (held out by family, the stencils fold had never seen a
+    /// skewed band, and `SKEWED` alone made `tss predict` drop a ranking
+    /// whose untiled gate was right: README, "Live searches").
     pub fn outside(&self, row: &[f64], slack: f64) -> Vec<usize> {
         (0..row.len())
             .filter(|&k| {
-                let span = (self.max[k] - self.min[k]).max(1e-12);
+                let span = self.max[k] - self.min[k];
                 let v = self.scaled(k, row[k]);
-                v < self.min[k] - slack * span || v > self.max[k] + slack * span
+                span > 0.0 && (v < self.min[k] - slack * span || v > self.max[k] + slack * span)
             })
             .collect()
     }
@@ -425,6 +430,8 @@ mod tests {
         assert_eq!(n.apply(&[5.0, 5.0]), vec![0.5, 0.0]);
         assert_eq!(n.outside(&[30.0, 5.0], 0.5), vec![0]);
         assert!(n.outside(&[12.0, 5.0], 0.5).is_empty());
+        // The constant column is fed as 0 whatever it holds: not far out.
+        assert!(n.outside(&[5.0, 1e9], 0.5).is_empty());
     }
 
     #[test]

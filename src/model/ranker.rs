@@ -41,6 +41,15 @@ fn in_signature(name: &str) -> bool {
         || ["DEPTH", "ELEM_BYTES", "SRC_UNIT", "SRC_STRIDED", "SRC_REDUCTIONS", "SKEWED"].contains(&name)
 }
 
+/// Whether a column describes the kernel's loops and references alone,
+/// whatever its sizes and config: the signature's columns and the count of
+/// reads (`ON`). Such a column far outside the training range marks a new
+/// kind of code, which the blend and the gate handle, not sizes the network
+/// extrapolates to ([`crate::model::saved::SavedModel::distrust`]).
+pub fn describes_structure(name: &str) -> bool {
+    in_signature(name) || name == "ON"
+}
+
 /// The structure signature of an untiled row's stored features (`None` for
 /// a vector of another length).
 pub fn signature(stored: &[f64]) -> Option<Vec<f64>> {

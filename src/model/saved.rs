@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::correct::Correction;
 use super::net::Mlp;
+use super::ranker::describes_structure;
 use super::train::forward_cautious;
 use super::{Backend, Normalizer, TrainConfig};
 use crate::features::FeatureSet;
@@ -217,6 +218,42 @@ impl SavedModel {
         self.meta.normalizer.outside(row, FAR)
     }
 
+    /// Why this model's ranking of `rows` (predicted as `predicted`) cannot
+    /// be used, if it cannot: every candidate predicted the same (the
+    /// network saturates), or every candidate has inputs more than [`FAR`]
+    /// spans outside the training range in a column the sizes set, not the
+    /// kernel's structure ([`describes_structure`]: held out by family, the
+    /// stencils' nine-point reads lay there, and the gate that keeps their
+    /// loops was right where the cache rule's tile ran 1.4-1.6x slower;
+    /// README, "Live searches"). A config the training rows lacked (a 12-row vector tile
+    /// on AVX-512 for a model of AVX2 rows) is an extrapolation that stays
+    /// ranked: on the Intel test rows, ranking such configs last instead made
+    /// T1 worse (README, "Extrapolated configs"). `tss predict` then falls
+    /// back to the cache rule, and `tss eval` scores that fallback.
+    pub fn distrust(&self, rows: &[Vec<f64>], predicted: &[f64]) -> Option<String> {
+        let lo = predicted.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = predicted.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if predicted.len() > 1 && (!lo.is_finite() || !hi.is_finite() || hi - lo <= 1e-9 * hi.abs()) {
+            return Some("the model predicts the same time for every candidate (its inputs saturate)".into());
+        }
+        // The inputs far out in every candidate; the first fitted one ends it.
+        let names = self.feature_set().names();
+        let mut common = self.far_inputs(rows.first()?);
+        common.retain(|&k| !describes_structure(names[k]));
+        for r in &rows[1..] {
+            if common.is_empty() {
+                break;
+            }
+            let far = self.far_inputs(r);
+            common.retain(|k| far.contains(k));
+        }
+        if common.is_empty() {
+            return None;
+        }
+        let far: Vec<&str> = common.iter().map(|&k| names[k]).collect();
+        Some(format!("these sizes lie far outside the model's training range (features {})", far.join(", ")))
+    }
+
     /// Predicted seconds for raw feature rows, in one batch per member.
     pub fn predict(&self, rows: &[Vec<f64>]) -> Vec<f64> {
         let x: Vec<Vec<f32>> = rows.iter().map(|r| self.meta.normalizer.apply(r)).collect();
@@ -406,5 +443,30 @@ pub(crate) mod tests {
         std::fs::remove_file(dir.path().join("weights-1.bin")).unwrap();
         let err = SavedModel::load(dir.path()).err().expect("must fail");
         assert!(err.contains("weights-1.bin") && err.contains("missing") && !err.contains('\n'), "{err}");
+    }
+
+    #[test]
+    fn only_inputs_far_out_in_every_candidate_distrust_the_model() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = model(dir.path(), 1);
+        let d = m.meta.feature_names.len();
+        let fitted = vec![0.5; d];
+        // Every range is [0, 1]: 5 lies four spans above it.
+        let far = |cols: &[usize]| {
+            let mut r = fitted.clone();
+            cols.iter().for_each(|&k| r[k] = 5.0);
+            r
+        };
+        // A config the rows lacked (one candidate far out) leaves the model in charge.
+        assert_eq!(m.distrust(&[fitted.clone(), far(&[1])], &[1.0, 2.0]), None);
+        // Sizes far out move every candidate; the note names what they share.
+        let why = m.distrust(&[far(&[0]), far(&[0, 1])], &[1.0, 2.0]).unwrap();
+        let names = m.feature_set().names();
+        assert!(why.contains(names[0]) && !why.contains(names[1]), "{why}");
+        // More reads than any training kernel had is new code, not new sizes.
+        let on = names.iter().position(|n| *n == "ON").unwrap();
+        assert_eq!(m.distrust(&[far(&[on]), far(&[on])], &[1.0, 2.0]), None);
+        // A saturated network is distrusted whatever its inputs.
+        assert!(m.distrust(&[fitted.clone(), fitted], &[1.0, 1.0]).unwrap().contains("saturate"));
     }
 }
