@@ -281,11 +281,16 @@ pub fn evaluate(
         let gated = model.meta.gate.as_ref().is_some_and(|g| g.fires(traits.get(&key), features));
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
         let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, strided, gated);
-        // Where `tss predict` drops the ranking for the cache rule, so does T1 here.
+        // Where `tss predict` drops the ranking for the cache rule, so do the
+        // methods here: T6-Random draws from the rule's neighbours.
         let ruled = model.distrust(&feats, &pred).and(cache_rule_pick(&cands));
-        let (t1, order) = match ruled {
-            Some(rule) => (rule, ruled_order(&cands, rule, original, &pred)),
-            None => (t1, order),
+        let (t1, order, kept) = match ruled {
+            Some(rule) => {
+                let order = ruled_order(&cands, rule, original, &pred);
+                let near = order.iter().copied().filter(|&k| Some(k) != original).take(kept.len()).collect();
+                (rule, order, near)
+            }
+            None => (t1, order, kept),
         };
         let searched = &order[..search_count(order.len())];
         let score = |k: usize| Score { config: Some(cands[k].tile.clone()), ..score_of(times[k], best, baseline) };
