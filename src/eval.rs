@@ -26,7 +26,7 @@ use crate::gate::{InstanceKey, UntiledTraits, strided_original};
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
 use crate::model::saved::SavedModel;
-use crate::select::{keep_best, ranked, search_count, search_order, tiles_first};
+use crate::select::{keep_best, neighbours, ranked, search_count, search_order, tiles_first};
 use crate::stats::geo_mean;
 
 /// Every method a report may score; "T1 network" (the network's own first
@@ -207,16 +207,16 @@ fn cubic_size(r: &Record) -> Option<f64> {
 /// The order in which `tss predict` times `cands` where it does not trust
 /// the model ([`SavedModel::distrust`]): the cache rule's pick `rule`, the
 /// untiled `original`, then the other cubic tiles nearest `rule` on a log
-/// scale ([`crate::select::neighbours`]), then the rest as ranked by
+/// scale ([`neighbours`]), then the rest as ranked by
 /// `pred`.
 fn ruled_order(cands: &[&Record], rule: usize, original: Option<usize>, pred: &[f64]) -> Vec<usize> {
-    let centre = cubic_size(cands[rule]).unwrap_or(1.0).max(1.0);
-    let dist = |k: usize| cubic_size(cands[k]).map_or(f64::INFINITY, |t| (t.max(1.0) / centre).ln().abs());
-    let mut near: Vec<usize> = (0..cands.len()).filter(|&k| k != rule && dist(k).is_finite()).collect();
-    near.sort_by(|&a, &b| dist(a).total_cmp(&dist(b)).then(a.cmp(&b)));
+    let cubic: Vec<(usize, usize)> =
+        (0..cands.len()).filter(|&k| k != rule).filter_map(|k| Some((k, cubic_size(cands[k])? as usize))).collect();
+    let sizes: Vec<usize> = cubic.iter().map(|&(_, t)| t).collect();
+    let centre = cubic_size(cands[rule]).map_or(1, |t| t as usize);
     let mut order = vec![rule];
     order.extend(original);
-    order.extend(near);
+    order.extend(neighbours(&sizes, centre, sizes.len()).into_iter().map(|i| cubic[i].0));
     let rest: Vec<usize> = ranked(pred).into_iter().filter(|k| !order.contains(k)).collect();
     order.extend(rest);
     order

@@ -225,11 +225,12 @@ impl SavedModel {
     /// kernel's structure ([`describes_structure`]: held out by family, the
     /// stencils' nine-point reads lay there, and the gate that keeps their
     /// loops was right where the cache rule's tile ran 1.4-1.6x slower;
-    /// README, "Live searches"). A config the training rows lacked (a 12-row vector tile
-    /// on AVX-512 for a model of AVX2 rows) is an extrapolation that stays
-    /// ranked: on the Intel test rows, ranking such configs last instead made
-    /// T1 worse (README, "Extrapolated configs"). `tss predict` then falls
-    /// back to the cache rule, and `tss eval` scores that fallback.
+    /// README, "Live searches"). Where it answers, `tss predict` falls back
+    /// to the cache rule and `tss eval` scores that fallback. A config the
+    /// training rows lacked (a 12-row vector tile on AVX-512 for a model of
+    /// AVX2 rows) is an extrapolation that stays ranked: on the Intel test
+    /// rows, ranking such configs last instead made T1 worse (README,
+    /// "Extrapolated configs").
     pub fn distrust(&self, rows: &[Vec<f64>], predicted: &[f64]) -> Option<String> {
         let lo = predicted.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = predicted.iter().copied().fold(f64::NEG_INFINITY, f64::max);
