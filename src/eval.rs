@@ -89,6 +89,20 @@ pub struct InstanceEval {
     /// ([`SavedModel::distrust`]): T1 and the searches follow the cache rule,
     /// as `tss predict` does.
     pub ruled: bool,
+    /// Where the blended ranker ranked the instance, the two scores it
+    /// summed, per candidate: so that other blends of them (or of several
+    /// models' reports) can be replayed without training again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parts: Option<BlendParts>,
+}
+
+/// A blended instance's scores before blending, in `candidates`' order.
+#[derive(Clone, Debug, Serialize)]
+pub struct BlendParts {
+    /// The network's predictions.
+    pub network: Vec<f64>,
+    /// The ranker's linear estimates.
+    pub ranker: Vec<f64>,
 }
 
 /// Mean of each metric per method.
@@ -270,7 +284,7 @@ pub fn evaluate(
         let times: Vec<f64> = cands.iter().map(|r| r.time_median.unwrap_or(f64::NAN)).collect();
         let feats: Vec<Vec<f64>> = cands.iter().map(|r| r.features_of(set).to_vec()).collect();
         let untiled_row = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok);
-        let pred = blended(model, model.predict(&feats), &cands, untiled_row.copied());
+        let (pred, parts) = blended(model, model.predict(&feats), &cands, untiled_row.copied());
         let best = times.iter().copied().fold(f64::INFINITY, f64::min);
         let baseline = untiled_row.and_then(|r| r.time_median);
         let network_first = keep_best(&pred)[0];
@@ -335,6 +349,7 @@ pub fn evaluate(
             t1_tile: cands[t1].tile.clone(),
             search_order: order,
             ruled: ruled.is_some(),
+            parts,
         });
     }
     out
@@ -389,13 +404,22 @@ fn score_of(t: f64, best: f64, baseline: Option<f64>) -> Score {
 /// The scores the model ranks `cands` by: the network's `pred`, or where
 /// the model's blended ranker applies to the instance (its structure is
 /// new), the blend ([`crate::model::ranker`]). Stored as the candidates'
-/// predictions, so every search method follows the same order.
-fn blended(model: &SavedModel, pred: Vec<f64>, cands: &[&Record], untiled: Option<&Record>) -> Vec<f64> {
+/// predictions, so every search method follows the same order; with the
+/// blend, also the scores it summed.
+fn blended(
+    model: &SavedModel,
+    pred: Vec<f64>,
+    cands: &[&Record],
+    untiled: Option<&Record>,
+) -> (Vec<f64>, Option<BlendParts>) {
     let Some(r) = model.meta.ranker.as_ref().filter(|r| r.applies(untiled.map(|u| u.features_of(STORED)))) else {
-        return pred;
+        return (pred, None);
     };
     let stored: Vec<Vec<f64>> = cands.iter().map(|c| c.features_of(STORED).to_vec()).collect();
-    r.blend(&pred, &stored).unwrap_or(pred)
+    match (r.blend(&pred, &stored), r.estimates(&stored)) {
+        (Some(b), Some(ranker)) => (b, Some(BlendParts { network: pred, ranker })),
+        _ => (pred, None),
+    }
 }
 
 /// Means per method over `evals` (PI against "tile 32").
@@ -706,6 +730,7 @@ mod tests {
             candidates,
             t1_tile: "64x64:4x1".into(),
             ruled: false,
+            parts: None,
         };
         assert_eq!(e.search_order, vec![0, 2, 1]);
         let c = search_curve(&[e], 3);
@@ -744,6 +769,7 @@ mod tests {
             t1_tile: "64".into(),
             search_order: vec![0, 1],
             ruled: false,
+            parts: None,
         }
     }
 

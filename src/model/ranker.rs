@@ -103,11 +103,20 @@ impl Ranker {
     /// candidates' `stored` features. `None` if a vector is not of the
     /// stored set's length.
     pub fn blend(&self, predicted: &[f64], stored: &[Vec<f64>]) -> Option<Vec<f64>> {
-        if stored.len() != predicted.len() || stored.iter().any(|s| s.len() != STORED.len()) {
+        if stored.len() != predicted.len() {
             return None;
         }
-        let estimates: Vec<f64> = stored.iter().map(|s| self.linear.estimate(s)).collect();
+        let estimates = self.estimates(stored)?;
         Some(z_scores(predicted).iter().zip(z_scores(&estimates)).map(|(a, b)| a + b).collect())
+    }
+
+    /// The linear estimate of each candidate's stored features (`None`
+    /// when a row is not of the stored length).
+    pub fn estimates(&self, stored: &[Vec<f64>]) -> Option<Vec<f64>> {
+        if stored.iter().any(|s| s.len() != STORED.len()) {
+            return None;
+        }
+        Some(stored.iter().map(|s| self.linear.estimate(s)).collect())
     }
 
     /// One line for reports.
