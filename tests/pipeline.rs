@@ -241,6 +241,31 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
         .output()
         .unwrap());
     assert!(blended(&serde_json::from_str(&trmm).unwrap()), "{trmm}");
+    // Where eval blends, its report keeps the two scores it summed (none of
+    // these rows' structures is new until the ranker forgets them all).
+    let report = |m: &Path| -> serde_json::Value {
+        let out = tss(&cache).args(["eval", "--json", "--data", part.to_str().unwrap()]).arg("--model").arg(m).output();
+        serde_json::from_str(&ok(out.unwrap())).unwrap()
+    };
+    let instances = |r: &serde_json::Value| r["instances"].as_array().unwrap().clone();
+    assert!(instances(&report(&regs)).iter().all(|i| i.get("parts").is_none()));
+    let mut meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    meta["ranker"]["known"] = serde_json::json!([]);
+    std::fs::write(&json, serde_json::to_string(&meta).unwrap()).unwrap();
+    for inst in instances(&report(&regs)) {
+        let col = |v: &serde_json::Value| v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect::<Vec<_>>();
+        let (net, lin) = (col(&inst["parts"]["network"]), col(&inst["parts"]["ranker"]));
+        let z = |v: &[f64]| {
+            let m = v.iter().sum::<f64>() / v.len() as f64;
+            let s = (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len() as f64).sqrt();
+            v.iter().map(|x| if s > 0.0 { (x - m) / s } else { 0.0 }).collect::<Vec<_>>()
+        };
+        let cands = inst["candidates"].as_array().unwrap();
+        assert_eq!((net.len(), lin.len()), (cands.len(), cands.len()), "{inst}");
+        for ((c, a), b) in cands.iter().zip(z(&net)).zip(z(&lin)) {
+            assert!((c[2].as_f64().unwrap() - (a + b)).abs() < 1e-9, "the blend is the sum of the z-scores: {inst}");
+        }
+    }
 
     // A corrupt model is a one-line error, not a panic (here its last network).
     std::fs::write(model.join("weights-2.bin"), b"garbage").unwrap();
