@@ -13,9 +13,9 @@ model, each holding FAMILY.json files (`scripts/leave_family_out.py --keep
 DIR`). Where the blend applied, a report stores the two scores it summed per
 candidate (`parts`); elsewhere the candidates' predictions are the network's
 own. The first directory is the base: its untiled-gate decisions (T1 is the
-untiled code where the base's T1 is and its network's first pick is not; a
-tile where the base's network put a strided original first and T1 did not)
-and its cache-rule fallbacks are kept as they are. A term is `DIR:network` or
+untiled code where the base's T1 is and its network's first pick is not)
+and its cache-rule fallbacks are kept as they are; where any report marks the
+original as strided, no blend takes it first, as in `tss eval`. A term is `DIR:network` or
 `DIR:ranker`; a blend is terms joined by `+`. Instances where the base did
 not blend keep the base's ranking in every blend.
 
@@ -51,6 +51,16 @@ def raw(inst, part):
     if parts:
         return parts[part]
     return [c[2] for c in inst["candidates"]] if part == "network" else None
+
+
+def strided_original(inst):
+    """Whether eval kept the original from first place: it walks memory at a
+    stride. Reports since `strided` say so; in older ones it shows only where
+    the network put the original first and T1 did not."""
+    if "strided" in inst:
+        return inst["strided"]
+    s = inst["scores"]
+    return s.get("T1 network", {}).get("config") == "untiled" and s["T1"]["config"] != "untiled"
 
 
 def normalise(xs, how):
@@ -119,9 +129,7 @@ def main():
                     normed = [normalise(v, how) for v in vecs]
                     total = [sum(col) for col in zip(*normed)]
                 order = sorted(range(len(cands)), key=lambda i: (total[i], i))
-                # The base kept a tile where its network put the original
-                # first: the original walks memory at a stride (eval's rule).
-                strided = scores.get("T1 network", {}).get("config") == "untiled" and scores["T1"]["config"] != "untiled"
+                strided = any(strided_original(reports[d][key]) for d in dirs)
                 first = next(i for i in order if not (strided and configs[i] == "untiled"))
                 pick = configs.index("untiled") if gated else first
                 if inst.get("ruled"):

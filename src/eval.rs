@@ -89,6 +89,9 @@ pub struct InstanceEval {
     /// ([`SavedModel::distrust`]): T1 and the searches follow the cache rule,
     /// as `tss predict` does.
     pub ruled: bool,
+    /// The original walks memory at a stride along its innermost loop
+    /// ([`strided_original`]): no method takes it first.
+    pub strided: bool,
     /// Where the blended ranker ranked the instance, the two scores it
     /// summed, per candidate: so that other blends of them (or of several
     /// models' reports) can be replayed without training again.
@@ -349,6 +352,7 @@ pub fn evaluate(
             t1_tile: cands[t1].tile.clone(),
             search_order: order,
             ruled: ruled.is_some(),
+            strided,
             parts,
         });
     }
@@ -730,6 +734,7 @@ mod tests {
             candidates,
             t1_tile: "64x64:4x1".into(),
             ruled: false,
+            strided: false,
             parts: None,
         };
         assert_eq!(e.search_order, vec![0, 2, 1]);
@@ -769,6 +774,7 @@ mod tests {
             t1_tile: "64".into(),
             search_order: vec![0, 1],
             ruled: false,
+            strided: false,
             parts: None,
         }
     }
