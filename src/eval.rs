@@ -25,6 +25,7 @@ use crate::features::FeatureSet;
 use crate::gate::{InstanceKey, UntiledTraits, strided_original};
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
+use crate::model::ranker::sum_of_z_scores;
 use crate::model::saved::SavedModel;
 use crate::select::{keep_best, neighbours, ranked, search_count, search_order, tiles_first};
 use crate::stats::geo_mean;
@@ -420,10 +421,10 @@ fn blended(
         return (pred, None);
     };
     let stored: Vec<Vec<f64>> = cands.iter().map(|c| c.features_of(STORED).to_vec()).collect();
-    match (r.blend(&pred, &stored), r.estimates(&stored)) {
-        (Some(b), Some(ranker)) => (b, Some(BlendParts { network: pred, ranker })),
-        _ => (pred, None),
-    }
+    let Some((b, ranker)) = r.estimates(&stored).and_then(|e| Some((sum_of_z_scores(&pred, &e)?, e))) else {
+        return (pred, None);
+    };
+    (b, Some(BlendParts { network: pred, ranker }))
 }
 
 /// Means per method over `evals` (PI against "tile 32").

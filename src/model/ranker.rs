@@ -66,6 +66,14 @@ fn z_scores(v: &[f64]) -> Vec<f64> {
     v.iter().map(|x| if sd > 0.0 { (x - mean) / sd } else { 0.0 }).collect()
 }
 
+/// The blend of the network's `predicted` values and the ranker's
+/// `estimates` of the same candidates: the sum of their z-scores (`None`
+/// when their lengths differ).
+pub fn sum_of_z_scores(predicted: &[f64], estimates: &[f64]) -> Option<Vec<f64>> {
+    (predicted.len() == estimates.len())
+        .then(|| z_scores(predicted).iter().zip(z_scores(estimates)).map(|(a, b)| a + b).collect())
+}
+
 impl Ranker {
     /// The ranker of the training rows `records` for a model of `set`
     /// trained with the target capped at `cap`: every candidate row of
@@ -103,11 +111,7 @@ impl Ranker {
     /// candidates' `stored` features. `None` if a vector is not of the
     /// stored set's length.
     pub fn blend(&self, predicted: &[f64], stored: &[Vec<f64>]) -> Option<Vec<f64>> {
-        if stored.len() != predicted.len() {
-            return None;
-        }
-        let estimates = self.estimates(stored)?;
-        Some(z_scores(predicted).iter().zip(z_scores(&estimates)).map(|(a, b)| a + b).collect())
+        sum_of_z_scores(predicted, &self.estimates(stored)?)
     }
 
     /// The linear estimate of each candidate's stored features (`None`
