@@ -146,7 +146,7 @@ pub fn candidates_by_instance(records: &[Record], set: FeatureSet) -> BTreeMap<S
 
 /// The feature set rows store: the widest. Files written before a set
 /// existed lack its columns, and their rows serve the narrower sets only.
-pub const STORED: FeatureSet = FeatureSet::Stream;
+pub const STORED: FeatureSet = FeatureSet::Source;
 
 /// Whether `path` holds rows under another version's header (fewer feature
 /// columns): [`Appender::open`] refuses such a file until `tss refeature`

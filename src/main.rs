@@ -267,9 +267,7 @@ enum Command {
         /// units of work the parallel loop hands out and the idle share of a static schedule;
         /// the first set that may train on serial and parallel rows together) or `source`
         /// (`parallel` and the untiled code's innermost-loop strides and the tiled band's
-        /// skewed members: whether tiling pays at all) or `stream` (`source` and how the
-        /// references stream through memory: rows per pass of the innermost loop, their runs,
-        /// and the pages of a tile).
+        /// skewed members: whether tiling pays at all).
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`

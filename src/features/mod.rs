@@ -124,13 +124,6 @@ pub enum FeatureSet {
     /// the outer ones). Held out by family, the untiled-or-tiled call is
     /// about a third of the first pick's error (README, "Results").
     Source,
-    /// `source`, then how the config's references stream through memory
-    /// ([`stream`]), as logarithms: the rows one pass of the innermost point
-    /// loop walks at once (unrolled copies included) and the mean bytes of
-    /// their contiguous runs, then the 4 KiB pages one whole tile touches and
-    /// the mean bytes of its rows' runs. Streaming nests that every tile
-    /// loads the same bytes of turn on these (README, "Held out").
-    Stream,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -149,9 +142,8 @@ const PACK_EXTRA: [&str; 1] = ["PACKED"];
 const VECTOR_EXTRA: [&str; 3] = ["V_GROUPS", "V_ROWS", "V_FILL"];
 const PARALLEL_EXTRA: [&str; 3] = ["LOG_THREADS", "LOG_PAR_UNITS", "PAR_IDLE"];
 const SOURCE_EXTRA: [&str; 4] = ["SRC_UNIT", "SRC_STRIDED", "SRC_REDUCTIONS", "SKEWED"];
-const STREAM_EXTRA: [&str; 4] = ["LOG_STREAMS", "LOG_STREAM_RUN", "LOG_TILE_PAGES", "LOG_TILE_RUN"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 11] = [
+const WIDER: [(FeatureSet, &[&str]); 10] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
@@ -162,7 +154,6 @@ const WIDER: [(FeatureSet, &[&str]); 11] = [
     (FeatureSet::Vector, &VECTOR_EXTRA),
     (FeatureSet::Parallel, &PARALLEL_EXTRA),
     (FeatureSet::Source, &SOURCE_EXTRA),
-    (FeatureSet::Stream, &STREAM_EXTRA),
 ];
 
 impl FeatureSet {
@@ -220,7 +211,6 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Vector => "vector",
             FeatureSet::Parallel => "parallel",
             FeatureSet::Source => "source",
-            FeatureSet::Stream => "stream",
         })
     }
 }
@@ -240,9 +230,8 @@ impl FromStr for FeatureSet {
             "vector" => Ok(FeatureSet::Vector),
             "parallel" => Ok(FeatureSet::Parallel),
             "source" => Ok(FeatureSet::Source),
-            "stream" => Ok(FeatureSet::Stream),
             _ => Err(format!(
-                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector, parallel, source or stream)"
+                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector, parallel or source)"
             )),
         }
     }
@@ -582,60 +571,7 @@ impl Kernel {
             let [unit, other, reductions] = self.untiled_inner.strides();
             v.extend([unit, other, reductions, self.skewed].map(f64::from));
         }
-        if set >= FeatureSet::Stream {
-            v.extend(self.stream_extra(shape, (!untiled).then_some(config)));
-        }
         v
-    }
-
-    /// The `stream` set's own features (see [`FeatureSet::Stream`]), over
-    /// the references the config does not pack (a packed buffer is one
-    /// contiguous run). Untiled, the whole nest is the "tile" and its
-    /// innermost source loop the pass.
-    fn stream_extra(&self, shape: &Shape, config: Option<&Config>) -> [f64; 4] {
-        let extents = self.member_extents(shape);
-        let order = if config.is_some() { &self.order } else { &self.source_order };
-        let Some(&inner) = order.last() else { return [0.0; 4] };
-        let tile: Vec<f64> = (0..extents.len())
-            .map(|m| config.map_or(extents[m], |c| (c.tile(m) as f64).clamp(1.0, extents[m])))
-            .collect();
-        // One pass: the innermost point loop, times the copies unrolling
-        // makes of the loops outside it.
-        let pass: Vec<f64> = (0..extents.len())
-            .map(|m| match config {
-                _ if m == inner => tile[m],
-                Some(c) => (c.unroll(m) as f64).clamp(1.0, tile[m]),
-                None => 1.0,
-            })
-            .collect();
-        let footprints = |ranges: &[f64]| -> Vec<stream::Footprint> {
-            self.spans
-                .iter()
-                .zip(&self.span_arrays)
-                .zip(&self.packed)
-                .filter(|(_, packed)| !**packed)
-                .filter_map(|((spans, array), _)| {
-                    let pitches = shape.pitches(array, self.element_bytes)?;
-                    if pitches.len() != spans.len() {
-                        return None;
-                    }
-                    stream::footprint(&conflict::Walk { spans, pitches: &pitches, ranges })
-                })
-                .collect()
-        };
-        let mean_log_run = |f: &[stream::Footprint]| {
-            if f.is_empty() {
-                return 0.0;
-            }
-            f.iter().map(|x| x.run_bytes.max(1.0).ln()).sum::<f64>() / f.len() as f64
-        };
-        let (p, t) = (footprints(&pass), footprints(&tile));
-        [
-            p.iter().map(|x| x.rows).sum::<f64>().ln_1p(),
-            mean_log_run(&p),
-            t.iter().map(|x| x.pages).sum::<f64>().ln_1p(),
-            mean_log_run(&t),
-        ]
     }
 
     /// LOG_THREADS, LOG_PAR_UNITS, PAR_IDLE of a config
@@ -1017,7 +953,6 @@ impl<T> MapInto<T> for Vec<T> {
 }
 
 pub mod conflict;
-pub mod stream;
 pub mod traffic;
 
 #[cfg(test)]

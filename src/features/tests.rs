@@ -450,38 +450,3 @@ fn the_source_set_describes_the_untiled_loops_and_the_skew() {
     let [.., skewed] = cols(&j, "T=100,N=1000", Some("50x64"));
     assert!(skewed >= 1.0, "jacobi-1d's space member is skewed by time");
 }
-
-#[test]
-fn the_stream_set_counts_unrolled_rows_runs_and_pages() {
-    // rand-44: `A[i][j] = A[i][j] + 0.3 * B[j]` under `for j, for i`, floats.
-    // Tiled, j runs innermost; `1024x16:1x8` walks 8 rows of A (and B's one)
-    // 4 KiB at a time and a tile touches 16 of A's pages and one of B's,
-    // where `720x720:1x4` walks 4 rows of 2880 bytes over 720 pages.
-    let c = Caches { l1d: 48 << 10, l2: 2 << 20, line: 64 };
-    let names = FeatureSet::Stream.names();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/random/rand-44.c");
-    let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
-    let shape = a.shape(&Sizes::parse(&a.scop.params, "NI=3506,NJ=3219").unwrap(), 512, 1).unwrap();
-    let cols = |cfg: Option<&str>| {
-        let cfg: Option<Config> = cfg.map(|s| s.parse().unwrap());
-        let v = a.kernel.vector(FeatureSet::Stream, &shape, cfg.as_ref(), &c);
-        assert_eq!(v.len(), FeatureSet::Stream.len());
-        assert_eq!(&v[..FeatureSet::Source.len()], &a.kernel.vector(FeatureSet::Source, &shape, cfg.as_ref(), &c)[..]);
-        STREAM_NAMES.map(|n| v[names.iter().position(|x| *x == n).unwrap()])
-    };
-    let close = |got: f64, want: f64| assert!((got - want).abs() < 1e-9, "{got} against {want}");
-    let skinny = cols(Some("1024x16:1x8"));
-    close(skinny[0], 9f64.ln_1p());
-    close(skinny[1], 4096f64.ln());
-    close(skinny[2], 17f64.ln_1p());
-    let square = cols(Some("720x720:1x4"));
-    close(square[0], 5f64.ln_1p());
-    close(square[1], 2880f64.ln());
-    close(square[2], 721f64.ln_1p());
-    // Untiled, i runs innermost: A is walked down a column, one element per row.
-    let untiled = cols(None);
-    close(untiled[0], (3506f64 + 1.0).ln_1p());
-    assert!(untiled[1] < 2880f64.ln(), "a column's runs are one element");
-}
-
-const STREAM_NAMES: [&str; 4] = ["LOG_STREAMS", "LOG_STREAM_RUN", "LOG_TILE_PAGES", "LOG_TILE_RUN"];
