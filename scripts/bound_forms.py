@@ -10,17 +10,20 @@ spellings of the same tiled loops, all with the same iterations in the same
 order (each is checked against tss's default output at odd tile sizes first,
 exactly):
 
-  default   `tss tile` as shipped: tile loops step origins (`i_t += TSS_T1`)
-  index     `tss tile --index-loops`: tile loops count indices, then set
+  default   `tss tile` as shipped (`--form stepped`): tile loops step origins
+            (`i_t += TSS_T1`)
+  index     `tss tile --form index`: tile loops count indices, then set
             `i_t = TSS_T1 * tss_i_t;` (Pluto's tile loops are of this kind)
-  inline    the index form with every origin written inline (`TSS_T1 *
-            tss_i_t`, no variable), `max(0, origin)` dropped, and point-loop
+  inline    `tss tile --form inline`: the index form with every origin
+            written inline (`TSS_T1 * tss_i_t`, no variable) and point-loop
             upper bounds inclusive with their constants grouped:
             `k <= min(M - 1, TSS_T3 * tss_k_t + (TSS_T3 - 1))`, as Pluto spells them
-  unfolded  `inline` with the constants of those upper bounds left ungrouped,
+  unfolded  (rewritten here from `index`) inline, `max(0, origin)` dropped, and
+            the constants of those upper bounds left ungrouped,
             `TSS_T3 * tss_k_t + TSS_T3 - 1`: one pair of parentheses apart
-  inline-vec-lt  `inline`, but the vector loops keep tss's exclusive bound
-            (`j < tss_ub`, `tss_ub = min(N, TSS_T2 + TSS_T2 * tss_j_t)`)
+  inline-vec-lt  (rewritten here) inline with `max(0, origin)` dropped, but the
+            vector loops keep tss's exclusive bound (`j < tss_ub`, `tss_ub =
+            min(N, TSS_T2 + TSS_T2 * tss_j_t)`)
 
 Prints Pluto's median seconds and Pluto's time / each variant's time (>= 1: as
 fast as Pluto or faster). Needs `polycc` on PATH (README, "Against peers").
@@ -79,11 +82,11 @@ def variants(tss, kernel, work):
     """Source file per variant name."""
     src = ROOT / "polybench" / KERNELS[kernel][0]
     files = {}
-    for name, flags in [("default", []), ("index", ["--index-loops"])]:
+    for name, flags in [("default", []), ("index", ["--form", "index"]), ("inline", ["--form", "inline"])]:
         files[name] = work / f"{kernel}-{name}.c"
         run([tss, "tile", str(src), *flags, "-o", str(files[name])])
     text = files["index"].read_text()
-    for name, group, vec in [("inline", True, True), ("unfolded", False, True), ("inline-vec-lt", True, False)]:
+    for name, group, vec in [("unfolded", False, True), ("inline-vec-lt", True, False)]:
         files[name] = work / f"{kernel}-{name}.c"
         files[name].write_text(inline(text, group, vec))
     return files

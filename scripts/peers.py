@@ -20,7 +20,9 @@ seconds). Every variant is that file built differently:
                tile without unrolling (when polycc is on PATH); `--no-ivdep`
                adds tss there without its `#pragma GCC ivdep`, and
                `--equal-only` times nothing else (more reps in the same time);
-               `--index-loops` adds tss there with `tss tile --index-loops`
+               `--forms` adds tss there in its other loop forms (`/index`,
+               `/inline`: `tss tile --form`) and reports the fastest form per
+               tile, the choice tss's search makes by measurement
 
 Variants run round-robin, pinned to one core, `--reps` times each; the table
 prints the median GF/s and ratios against the untiled code, Polly and
@@ -98,6 +100,8 @@ SMALL = {"NI": 67, "NJ": 53, "NK": 61, "N": 59, "M": 71}
 FIXED = ["32", "64", "128", "32:4", "64x256x128:4x1x4", "64x256x128:4x1x4/pack", "256x256x64:4x1x4/pack",
          "256x256x64:8x1x1/pack/v2", "256x256x128:4x1x1/pack/v3"]
 CFLAGS = ["-O3", "-march=native"]
+# tss's loop forms (`tss tile --form`), the default first.
+FORMS = ["stepped", "index", "inline"]
 CC = "gcc"  # compiler of the untiled and tss variants (`--cc`)
 
 
@@ -151,8 +155,9 @@ def agrees(got, want, exact):
 
 
 def tss_variant(tss, kernel_src, config, work, extra=()):
-    """`tss tile` at a config written as tss writes it: `T1xT2xT3[:U1xU2xU3][/nosink][/pack][/vG]`;
-    `extra` flags of `tss tile` join the variant's name."""
+    """`tss tile` at a config written as tss writes it:
+    `T1xT2xT3[:U1xU2xU3][/nosink][/pack][/vG][/index|/inline]`; `extra` flags of
+    `tss tile` join the variant's name."""
     sizes, *flags = config.split("/")
     tiles, _, unroll = sizes.partition(":")
     name = " ".join([f"tss {config}", *(f.lstrip("-") for f in extra)])
@@ -161,7 +166,12 @@ def tss_variant(tss, kernel_src, config, work, extra=()):
     if unroll:
         cmd += ["--unroll", unroll.replace("x", ",")]
     for f in flags:
-        cmd += ["--vector", f[1:]] if f.startswith("v") else [{"nosink": "--no-sink", "pack": "--pack"}[f]]
+        if f.startswith("v"):
+            cmd += ["--vector", f[1:]]
+        elif f in ("index", "inline"):
+            cmd += ["--form", f]
+        else:
+            cmd.append({"nosink": "--no-sink", "pack": "--pack"}[f])
     run(cmd + list(extra))
     return Variant(name, out, CC, CFLAGS)
 
@@ -222,13 +232,34 @@ def cubic(tile):
 
 def equal_tiles(gf, tiles, variant=""):
     """Pluto's time / tss's time at each tile both ran without unrolling (>= 1: tss as fast);
-    `variant` names a tss variant's suffix (` index-loops`)."""
+    `variant` names a tss config's suffix (`/inline`), `*` the fastest of the forms."""
     out = []
     for t in tiles:
-        p, s = gf.get(f"pluto {t} no-uj"), gf.get(f"tss {t}{variant}")
+        p = gf.get(f"pluto {t} no-uj")
+        if variant == "*":
+            s = max((gf.get(f"tss {t}{suffix(f)}") or 0 for f in FORMS), default=0)
+        else:
+            s = gf.get(f"tss {t}{variant}")
         if p and s:
             out.append((t, s / p))
     return out
+
+
+def suffix(form):
+    """How a config names loop form `form` (nothing for the default)."""
+    return "" if form == FORMS[0] else f"/{form}"
+
+
+def fastest_forms(summary, tiles):
+    """Per kernel and tile, the loop form whose median ran fastest."""
+    print("| kernel | " + " | ".join(tiles) + " |")
+    print("|---|" + "---|" * len(tiles))
+    for n, _, gf, _ in summary:
+        cells = []
+        for t in tiles:
+            timed = {f: gf[f"tss {t}{suffix(f)}"] for f in FORMS if f"tss {t}{suffix(f)}" in gf}
+            cells.append(max(timed, key=timed.get) if timed else "-")
+        print(f"| {n} | " + " | ".join(cells) + " |")
 
 
 def equal_table(summary, tiles, variant=""):
@@ -279,8 +310,8 @@ def bench_kernel(name, args, work, have_blas):
         variants += [tss_variant(args.tss, src, t, work) for t in tiles if t not in configs]
         if args.no_ivdep:
             variants += [without_ivdep(tss_variant(args.tss, src, t, work), work) for t in tiles]
-        if args.index_loops:
-            variants += [tss_variant(args.tss, src, t, work, ["--index-loops"]) for t in tiles]
+        if args.forms:
+            variants += [tss_variant(args.tss, src, f"{t}/{f}", work) for t in tiles for f in FORMS[1:]]
         variants += pluto_variants(src, work, tiles)
 
     small = {k: SMALL[k] for k in sizes}
@@ -335,8 +366,8 @@ def main():
                     help="time only the untiled code, and tss and Pluto at `--pluto-tiles` (more reps for the same time)")
     ap.add_argument("--no-ivdep", action="store_true",
                     help="also time tss at `--pluto-tiles` without its `#pragma GCC ivdep` lines")
-    ap.add_argument("--index-loops", action="store_true",
-                    help="also time tss at `--pluto-tiles` with tile loops over tile indices (`tss tile --index-loops`)")
+    ap.add_argument("--forms", action="store_true",
+                    help="also time tss at `--pluto-tiles` in its other loop forms (`/index`, `/inline`) and report the fastest")
     ap.add_argument("--cc", default="gcc", help="compiler of the untiled and tss variants (e.g. clang-19)")
     ap.add_argument("--cpu", type=int, default=max(0, (os.cpu_count() or 1) - 1), help="core to pin runs to")
     ap.add_argument("--tss", default=str(ROOT / "target" / "release" / "tss"), help="tss binary")
@@ -376,9 +407,14 @@ def main():
             print("\n## equal tiles, no unrolling: Pluto's time / tss's time (>= 1: tss as fast or faster)")
             print("## medians (in brackets: fastest runs)\n")
             equal_table(summary, tiles)
-        if args.index_loops:
-            print("\n## the same with `tss tile --index-loops`: Pluto's time / tss's time, medians (fastest runs)\n")
-            equal_table(summary, tiles, " index-loops")
+        if args.forms:
+            for f in FORMS[1:]:
+                print(f"\n## the same in the {f} form (`{suffix(f)}`): Pluto's time / tss's time, medians (fastest runs)\n")
+                equal_table(summary, tiles, suffix(f))
+            print("\n## tss's fastest form at each tile, as its search picks: Pluto's time / tss's time, medians (fastest runs)\n")
+            equal_table(summary, tiles, "*")
+            print("\n## which form that was\n")
+            fastest_forms(summary, tiles)
         if args.no_ivdep:
             print("\n## what `#pragma GCC ivdep` is worth: tss's time without it / with it (> 1: it helps)\n")
             print("| kernel | " + " | ".join(tiles) + " |")

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::Config;
 use crate::dataset::STORED;
 use crate::features::Shape;
 use crate::gate::UntiledTraits;
@@ -27,6 +26,7 @@ use crate::model::source::ModelSource;
 use crate::refine::{self, Space, Tried};
 use crate::select::{Strategy, cache_rule, keep_best, keep_diverse, neighbours, random_pick, ranked, tiles_first};
 use crate::{Analysis, Error, TileOptions};
+use crate::{Config, Form};
 
 #[derive(Clone, Debug)]
 pub struct ChooseOptions {
@@ -88,6 +88,9 @@ pub struct Kept {
     /// [`Config::vector`].
     #[serde(default)]
     pub vector: usize,
+    /// [`Config::form`].
+    #[serde(default)]
+    pub form: Form,
     pub predicted: f64,
     /// Measured median seconds (T6-Search only).
     pub measured: Option<f64>,
@@ -118,6 +121,9 @@ pub struct Choice {
     /// [`Config::vector`] of the choice.
     #[serde(default)]
     pub vector: usize,
+    /// [`Config::form`] of the choice.
+    #[serde(default)]
+    pub form: Form,
     pub predicted: f64,
     /// What predictions are ([`crate::model::TrainConfig::prediction_unit`]).
     #[serde(default = "seconds")]
@@ -146,8 +152,8 @@ pub struct Choice {
 }
 
 /// The config of a kept candidate or a choice, from the fields they record.
-fn recorded(tile: &[usize], unroll: &[usize], sink: bool, pack: bool, vector: usize) -> Config {
-    Config { tiles: tile.to_vec(), unroll: unroll.to_vec(), sink, pack, vector }
+fn recorded(tile: &[usize], unroll: &[usize], sink: bool, pack: bool, vector: usize, form: Form) -> Config {
+    Config { tiles: tile.to_vec(), unroll: unroll.to_vec(), sink, pack, vector, form }
 }
 
 /// [`Config::sink`] of choices cached before it existed.
@@ -162,7 +168,7 @@ fn seconds() -> String {
 
 impl Kept {
     pub fn config(&self) -> Config {
-        recorded(&self.tile, &self.unroll, self.sink, self.pack, self.vector)
+        recorded(&self.tile, &self.unroll, self.sink, self.pack, self.vector, self.form)
     }
 
     /// How reports name it: the config, or `untiled`.
@@ -178,6 +184,7 @@ impl Kept {
             sink: c.as_ref().is_none_or(|c| c.sink),
             pack: c.as_ref().is_some_and(|c| c.pack),
             vector: c.as_ref().map_or(0, |c| c.vector),
+            form: c.as_ref().map_or(Form::Stepped, |c| c.form),
             predicted,
             measured: None,
             untiled: c.is_none(),
@@ -188,7 +195,7 @@ impl Kept {
 impl Choice {
     /// The chosen transformation.
     pub fn config(&self) -> Config {
-        recorded(&self.tile, &self.unroll, self.sink, self.pack, self.vector)
+        recorded(&self.tile, &self.unroll, self.sink, self.pack, self.vector, self.form)
     }
     /// `-DTSS_T1=64 -DTSS_T2=64 ...`
     pub fn defines(&self) -> String {
@@ -339,6 +346,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         sink: original || config.sink,
         pack: !original && config.pack,
         vector: if original { 0 } else { config.vector },
+        form: if original { Form::Stepped } else { config.form },
         predicted: kept[pick].predicted,
         unit: model.meta.config.prediction_unit().to_string(),
         candidates: variants.len(),

@@ -29,6 +29,10 @@
 //! And it may ask for a vector register tile ([`Config::vector`]): the
 //! reduction loop innermost, below a block of the vector loop that stays in
 //! vector registers, as BLAS micro-kernels run.
+//!
+//! Last, a config says how its loops are spelled ([`Config::form`]): the
+//! same iterations in the same order, written in one of the shapes in which
+//! gcc compiles them differently (see [`Form`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -53,6 +57,77 @@ pub struct Config {
     /// at a time and kept in vector registers (see `codegen::vector`). The
     /// reduction loop's own unroll factor is then ignored. 0 (off) by default.
     pub vector: usize,
+    /// How tile loops and point-loop bounds are spelled. [`Form::Stepped`]
+    /// by default.
+    pub form: Form,
+}
+
+/// How a config's loops are spelled. Every form runs the same iterations in
+/// the same order; they differ in what gcc's loop analyses can prove from
+/// the text, and so in the code it emits. None is fastest everywhere
+/// (README, "Against peers": on the Zen 4, syr2k at tile 128 runs 0.90 of
+/// Pluto's speed stepped and 1.0 inline, trmm at 128 1.05 stepped and 0.88
+/// inline), so the form is chosen per kernel by measurement, like the sizes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Form {
+    /// Tile loops step their origins, `for (i_t = 0; ...; i_t += TSS_T1)`;
+    /// point loops keep ISL's bounds, often exclusive, `i < tss_min(N,
+    /// TSS_T1 + i_t)`. With constant sizes gcc then often knows a full
+    /// tile's trip count, which pays where it unrolls the loop whole.
+    #[default]
+    Stepped,
+    /// Tile loops count tile indices, `for (tss_i_t = 0; tss_i_t <= ...;
+    /// tss_i_t++) { i_t = TSS_T1 * tss_i_t; ... }`, as Pluto's do.
+    Index,
+    /// The index form with every origin written inline (`TSS_T1 *
+    /// tss_i_t`) and point-loop upper bounds inclusive with their constant
+    /// grouped, `k <= tss_min(M - 1, TSS_T3 * tss_k_t + (TSS_T3 - 1))`:
+    /// Pluto's spelling. gcc then often leaves the trip count of a full
+    /// tile unknown, which made syr2k's in-order reduction at tile 128
+    /// faster on the Zen 4.
+    Inline,
+}
+
+impl Form {
+    /// Every form, the default first.
+    pub const ALL: [Form; 3] = [Form::Stepped, Form::Index, Form::Inline];
+
+    /// How the form is written after the rest of a config (`""` for the
+    /// default).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Form::Stepped => "",
+            Form::Index => INDEX,
+            Form::Inline => INLINE,
+        }
+    }
+
+    /// Whether tile loops count tile indices.
+    pub fn index_loops(self) -> bool {
+        self != Form::Stepped
+    }
+}
+
+impl fmt::Display for Form {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Form::Stepped => "stepped",
+            Form::Index => "index",
+            Form::Inline => "inline",
+        })
+    }
+}
+
+impl FromStr for Form {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Form, String> {
+        match s {
+            "stepped" => Ok(Form::Stepped),
+            "index" => Ok(Form::Index),
+            "inline" => Ok(Form::Inline),
+            _ => Err(format!("'{s}' is not a loop form (stepped, index or inline)")),
+        }
+    }
 }
 
 impl Default for Config {
@@ -70,6 +145,12 @@ pub const PACK: &str = "/pack";
 /// How [`Config::vector`] is written, last: `/v2`.
 pub const VECTOR: &str = "/v";
 
+/// How [`Form::Index`] is written, last.
+pub const INDEX: &str = "/index";
+
+/// How [`Form::Inline`] is written, last.
+pub const INLINE: &str = "/inline";
+
 /// Largest [`Config::vector`]: accumulators are rows x this many vectors,
 /// and a register file holds 16 or 32.
 pub const MAX_VECTOR: usize = 8;
@@ -86,12 +167,12 @@ impl Config {
 
     /// These tile sizes, no unrolling.
     pub fn tiled(tiles: Vec<usize>) -> Self {
-        Self { tiles, unroll: Vec::new(), sink: true, pack: false, vector: 0 }
+        Self { tiles, unroll: Vec::new(), sink: true, pack: false, vector: 0, form: Form::Stepped }
     }
 
     /// These tile sizes and unroll-and-jam factors.
     pub fn unrolled(tiles: Vec<usize>, unroll: Vec<usize>) -> Self {
-        Self { tiles, unroll, sink: true, pack: false, vector: 0 }
+        Self { tiles, unroll, sink: true, pack: false, vector: 0, form: Form::Stepped }
     }
 
     /// The same config with the parallel member sunk or kept in the band.
@@ -108,6 +189,11 @@ impl Config {
     /// (0: none).
     pub fn with_vector(&self, groups: usize) -> Self {
         Self { vector: groups, ..self.clone() }
+    }
+
+    /// The same config spelled in `form`.
+    pub fn with_form(&self, form: Form) -> Self {
+        Self { form, ..self.clone() }
     }
 
     /// Tile size of member `k` (0-based).
@@ -134,10 +220,10 @@ impl Config {
     }
 
     /// Whether the config needs code of its own: the tile sizes alone are
-    /// `-D` flags of the default code, but unroll factors and the loop order
-    /// and packing are written into the code.
+    /// `-D` flags of the default code, but unroll factors, the loop order,
+    /// packing and the loops' form are written into the code.
     pub fn needs_own_code(&self) -> bool {
-        self.is_unrolled() || !self.sink || self.pack || self.vector > 0
+        self.is_unrolled() || !self.sink || self.pack || self.vector > 0 || self.form != Form::Stepped
     }
 
     /// The tile sizes of a `d`-member band, written out.
@@ -165,8 +251,9 @@ impl Config {
 
 /// `64x256x128`, `64x256x128:4x1x4` when unrolled, then `/nosink` when the
 /// parallel member stays in its band, `/pack` when tiles pack and `/v2` for
-/// a vector register tile two vectors wide (the form
-/// of the dataset's `variant` column and of `tss measure --tile`).
+/// a vector register tile two vectors wide, and `/index` or `/inline` for a
+/// loop form other than the default (the form of the dataset's `variant`
+/// column and of `tss measure --tile`).
 impl fmt::Display for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let join = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x");
@@ -183,13 +270,19 @@ impl fmt::Display for Config {
         if self.vector > 0 {
             write!(f, "{VECTOR}{}", self.vector)?;
         }
-        Ok(())
+        f.write_str(self.form.suffix())
     }
 }
 
 impl FromStr for Config {
     type Err = String;
     fn from_str(s: &str) -> Result<Config, String> {
+        let (s, form) =
+            match Form::ALL.iter().find_map(|&f| Some((s.strip_suffix(f.suffix())?, f)).filter(|_| f != Form::Stepped))
+            {
+                Some((rest, f)) => (rest, f),
+                None => (s, Form::Stepped),
+            };
         let (s, vector) = match s.rsplit_once(VECTOR) {
             Some((rest, g)) if !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()) => {
                 (rest, parse_list(g, "vector register tile width", MAX_VECTOR)?[0])
@@ -207,7 +300,7 @@ impl FromStr for Config {
         let (tiles, unroll) = s.split_once(':').unwrap_or((s, ""));
         let tiles = parse_list(tiles, "tile size", usize::MAX)?;
         let unroll = if unroll.is_empty() { Vec::new() } else { parse_list(unroll, "unroll factor", MAX_UNROLL)? };
-        Ok(Config { tiles, unroll, sink, pack, vector })
+        Ok(Config { tiles, unroll, sink, pack, vector, form })
     }
 }
 
@@ -227,6 +320,19 @@ impl serde::Serialize for Config {
 
 impl<'de> serde::Deserialize<'de> for Config {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Config, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Stored as its name (`inline`); absent in records older than forms.
+impl serde::Serialize for Form {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Form {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Form, D::Error> {
         String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
     }
 }
@@ -268,6 +374,10 @@ mod tests {
             "64x8:4/nosink/pack",
             "256x256x64:8x1x1/pack/v2",
             "64/v1",
+            "128/index",
+            "128/inline",
+            "256x256x64:8x1x1/pack/v2/inline",
+            "64x8:4/nosink/index",
         ] {
             assert_eq!(s.parse::<Config>().unwrap().to_string(), s);
         }
@@ -277,6 +387,8 @@ mod tests {
         assert!("64".parse::<Config>().unwrap().sink);
         assert!(!"64/nosink".parse::<Config>().unwrap().sink);
         assert!("64/pack".parse::<Config>().unwrap().pack && !"64".parse::<Config>().unwrap().pack);
+        assert_eq!("64/inline".parse::<Config>().unwrap().form, Form::Inline);
+        assert_eq!("64".parse::<Config>().unwrap().form, Form::Stepped);
     }
 
     #[test]
@@ -286,6 +398,7 @@ mod tests {
         assert!("64:4".parse::<Config>().unwrap().needs_own_code());
         assert!(Config::cubic(64).with_pack(true).needs_own_code());
         assert!(Config::cubic(64).with_vector(2).needs_own_code());
+        assert!(Config::cubic(64).with_form(Form::Index).needs_own_code());
         assert_eq!(Config::cubic(64).with_sink(false).written_out(2).to_string(), "64x64/nosink");
     }
 
@@ -317,6 +430,11 @@ mod tests {
             "32/v9",
             "32/v2/pack",
             "32/v2/v2",
+            "32/index/v2",
+            "32/inline/inline",
+            "32/index/inline",
+            "/inline",
+            "32/stepped",
         ] {
             assert!(s.parse::<Config>().is_err(), "{s}");
         }

@@ -47,7 +47,7 @@ use std::time::{Duration, Instant};
 use isl_rs::{Context, Options};
 
 pub use codegen::TileOptions;
-pub use config::Config;
+pub use config::{Config, Form};
 pub use error::Error;
 use frontend::Scop;
 use poly::PolyError;

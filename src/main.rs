@@ -89,12 +89,17 @@ enum Command {
         /// must not change). Used by `tss fuzz`.
         #[arg(long, hide = true)]
         reverse_marked: bool,
-        /// Tile loops count tile indices (`tss_i_t++`, then `i_t = TSS_T1 *
-        /// tss_i_t`), as Pluto's do, instead of stepping origins (`i_t +=
-        /// TSS_T1`). The same iterations in another shape, which gcc compiles
-        /// differently: faster on some kernels, slower on others (README,
-        /// "Parametric tiling").
-        #[arg(long)]
+        /// How loops are spelled: `stepped` tile loops step origins (`i_t +=
+        /// TSS_T1`); `index` ones count tile indices (`tss_i_t++`, then `i_t =
+        /// TSS_T1 * tss_i_t`), as Pluto's do; `inline` is `index` with origins
+        /// written inline and point-loop bounds inclusive, `k <= tss_min(M - 1,
+        /// TSS_T3 * tss_k_t + (TSS_T3 - 1))`: Pluto's spelling. The same
+        /// iterations in the same order, which gcc compiles differently:
+        /// each is fastest on some kernels (README, "Against peers").
+        #[arg(long, default_value = "stepped", value_name = "FORM")]
+        form: tss::Form,
+        /// The same as `--form index`.
+        #[arg(long, hide = true, conflicts_with = "form")]
         index_loops: bool,
     },
     /// Differential testing of `tss tile`: random affine programs and mutants
@@ -721,6 +726,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             output,
             explain,
             reverse_marked,
+            form,
             index_loops,
         } => {
             let config = Config {
@@ -729,8 +735,9 @@ fn run(cli: Cli) -> Result<(), Error> {
                 sink: !no_sink,
                 pack,
                 vector: vector.into(),
+                form: if index_loops { tss::Form::Index } else { form },
             };
-            let opts = TileOptions { config, parallel, reverse_marked, index_loops };
+            let opts = TileOptions { config, parallel, reverse_marked };
             let src = std::fs::read_to_string(&file).map_err(|source| Error::Io { path: file.clone(), source })?;
             let (code, reports) = tss::tile_source(&file, &src, &opts)?;
             if explain {

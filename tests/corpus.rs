@@ -15,8 +15,15 @@ use tss::TileOptions;
 /// One of them keeps every band's point loops together (`/nosink`): the
 /// other loop order a config may choose where a band can sink a member. Three
 /// pack transposed reads (`/pack`), one of them in vector register tiles (`/v2`).
-const CONFIGS: [&str; 6] =
-    ["7", "32:4/nosink", "16x64x8:3x1x5/pack", "33x9x17x5x3x2:1x2x7x3", "5x3x9/nosink/pack", "40x64x16:3x2x4/pack/v2"];
+/// Two of them in the other loop forms (`/inline`, `/index`).
+const CONFIGS: [&str; 6] = [
+    "7/inline",
+    "32:4/nosink",
+    "16x64x8:3x1x5/pack",
+    "33x9x17x5x3x2:1x2x7x3/index",
+    "5x3x9/nosink/pack/inline",
+    "40x64x16:3x2x4/pack/v2",
+];
 
 /// The `.c` files of one corpus family.
 fn family(name: &str) -> Vec<PathBuf> {

@@ -1,9 +1,9 @@
 //! End to end: `tss tile` on every kernel in `polybench/`, for tile sizes
 //! that divide the extents, do not divide them, exceed them, and differ per
 //! dimension, with unroll-and-jam factors 1-8 (odd ones, larger than the
-//! tile, mixed per dimension), serial and `--parallel`, every other config
-//! with tile loops over tile indices (`--index-loops`); the tiled program
-//! must print exactly the arrays the original prints.
+//! tile, mixed per dimension), serial and `--parallel`, each config in one of
+//! the three loop forms in turn (stepped, index, inline: `tss tile --form`);
+//! the tiled program must print exactly the arrays the original prints.
 //!
 //! Equality is exact: tiling these kernels never reorders the terms of a
 //! floating-point sum (every reduction keeps its order because the
@@ -78,9 +78,10 @@ fn check_kernel(kernel: &Path) {
     let expected = compile_and_run(kernel, &dir.path().join("orig"));
     for parallel in [false, true] {
         for (k, text) in CONFIGS.iter().enumerate() {
-            let config: tss::Config = text.parse().unwrap();
-            let index_loops = k % 2 == 1;
-            let opts = TileOptions { config, parallel, index_loops, ..TileOptions::default() };
+            // Every loop form in turn: the same iterations, spelled three ways.
+            let form = tss::Form::ALL[k % 3];
+            let config = text.parse::<tss::Config>().unwrap().with_form(form);
+            let opts = TileOptions { config, parallel, ..TileOptions::default() };
             let (code, _) = tss::tile_source(kernel, &src, &opts).unwrap_or_else(|e| panic!("{e}"));
             assert!(code.contains("TSS_T1"), "{}: no tiled band", kernel.display());
             if parallel {
@@ -92,7 +93,7 @@ fn check_kernel(kernel: &Path) {
             let got = compile_and_run(&tiled, &dir.path().join("tiled"));
             assert!(
                 got == expected,
-                "{}: config {text} parallel={parallel} index_loops={index_loops} computes different arrays",
+                "{}: config {text} parallel={parallel} form={form} computes different arrays",
                 kernel.display()
             );
         }
@@ -164,13 +165,13 @@ fn the_vector_members_tile_loop_stops_at_its_last_origin() {
     }
 }
 
-/// With `index_loops`, each tile loop counts tile indices and sets its
+/// In the index form, each tile loop counts tile indices and sets its
 /// origin first, as Pluto's tile loops do; the point loops are unchanged.
 #[test]
 fn index_loops_count_tiles_and_set_origins() {
     let k = root().join("polybench/paper/matmul.c");
     let src = std::fs::read_to_string(&k).unwrap();
-    let opts = TileOptions { index_loops: true, ..TileOptions::default() };
+    let opts = TileOptions { config: tss::Config::cubic(32).with_form(tss::Form::Index), ..TileOptions::default() };
     let (code, _) = tss::tile_source(&k, &src, &opts).unwrap();
     assert_eq!(loop_order(&code), ["tss_i_t", "tss_j_t", "tss_k_t", "i", "k", "j"]);
     for (k, v) in ["i_t", "j_t", "k_t"].iter().enumerate() {
@@ -182,6 +183,38 @@ fn index_loops_count_tiles_and_set_origins() {
     let (stepped, _) = tss::tile_source(&k, &src, &TileOptions::default()).unwrap();
     let points = |c: &str| c[c.find("for (i = tss_max(").unwrap()..].to_string();
     assert_eq!(points(&code), points(&stepped));
+}
+
+/// The inline form spells loops as Pluto does: tile loops count indices,
+/// origins are written inline (no origin variable is left), and point loops
+/// end at an inclusive bound whose constant is grouped with the tile size.
+/// syr2k's reduction then reads `k <= tss_min(_PB_M - 1, TSS_T3 * tss_k_t +
+/// (TSS_T3 - 1))`, the shape in which gcc leaves a full tile's trip count
+/// unknown. Exactness is `check_kernel`'s.
+#[test]
+fn the_inline_form_spells_bounds_as_pluto_does() {
+    let k = root().join("polybench/linear-algebra/syr2k.c");
+    let src = std::fs::read_to_string(&k).unwrap();
+    let opts = TileOptions { config: tss::Config::cubic(32).with_form(tss::Form::Inline), ..TileOptions::default() };
+    let (code, _) = tss::tile_source(&k, &src, &opts).unwrap();
+    let region = &code[code.find("/* tss:").unwrap()..];
+    assert!(
+        region.contains(
+            "for (k = tss_max(0, TSS_T3 * tss_k_t); k <= tss_min(_PB_M - 1, TSS_T3 * tss_k_t + (TSS_T3 - 1)); k++)"
+        ),
+        "{region}"
+    );
+    assert!(region.contains("j <= tss_min(TSS_T2 * tss_j_t + (TSS_T2 - 1), i); j++)"), "{region}");
+    // The vector loop's hoisted bound too.
+    assert!(region.contains("tss_ub = tss_min(TSS_T2 * tss_j_t + (TSS_T2 - 1), i);"), "{region}");
+    for v in ["i_t", "j_t", "k_t"] {
+        assert!(!tss_names(region).any(|w| w == v), "{v} is still named:\n{region}");
+    }
+}
+
+/// The identifiers of C text.
+fn tss_names(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty())
 }
 
 /// conv2d's band is `y, x, k, r`; the sums over `s` and `c` stay inside it.

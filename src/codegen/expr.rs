@@ -3,13 +3,16 @@
 use isl_rs::{ASTExpr, ASTExprOpType, ASTExprType};
 
 use crate::poly::PolyError;
-use crate::poly::tile::Dim;
+use crate::poly::tile::{Dim, DimKind, tile_param};
 
 pub struct ExprPrinter<'a> {
     pub dims: &'a [Dim],
     /// Schedule dimensions printed shifted, `(i + 2)`: the copies of an
     /// unroll-and-jammed statement.
     pub shift: &'a [(usize, i64)],
+    /// Tile-origin dimensions printed inline as `TSS_Tk * tss_i_t` (their
+    /// loops count tile indices, [`crate::config::Form::Inline`]).
+    pub inlined: &'a [usize],
 }
 
 /// C precedence levels used to decide on parentheses.
@@ -46,6 +49,97 @@ impl ExprPrinter<'_> {
         Ok(Some(if lt { format!("{} - 1", self.wrap(&rhs, P_ADD)?) } else { self.print(&rhs)? }))
     }
 
+    /// A loop test `iterator < E` or `iterator <= E` as Pluto spells it:
+    /// inclusive, `iterator <= E - 1`, with each constant subtracted next to
+    /// a tile size grouped with it (`o + (TSS_T3 - 1)`, see
+    /// [`ExprPrinter::minus_one`]). `None` for other tests.
+    pub fn inclusive_test(&self, cond: &ASTExpr, iterator: &str) -> Result<Option<String>, PolyError> {
+        if cond.get_type()? != ASTExprType::Op {
+            return Ok(None);
+        }
+        let lt = match cond.get_op_type()? {
+            ASTExprOpType::Le => false,
+            ASTExprOpType::Lt => true,
+            _ => return Ok(None),
+        };
+        let lhs = self.arg(cond, 0)?;
+        if lhs.get_type()? != ASTExprType::Id || self.print(&lhs)? != iterator {
+            return Ok(None);
+        }
+        let rhs = self.arg(cond, 1)?;
+        let bound = if lt { self.minus_one(&rhs)? } else { self.grouped(&rhs)? };
+        Ok(Some(format!("{iterator} <= {bound}")))
+    }
+
+    /// `e - 1`, spelled as Pluto does: through `min` and `max` to their
+    /// arguments, into a sum with a tile size as `x + (TSS_Tk - 1)`, into a
+    /// constant as its value.
+    pub fn minus_one(&self, e: &ASTExpr) -> Result<String, PolyError> {
+        match e.get_type()? {
+            ASTExprType::Int => return Ok((e.get_val()?.get_num_si()? - 1).to_string()),
+            ASTExprType::Op => {}
+            _ => return Ok(format!("{} - 1", self.wrap(e, P_ADD)?)),
+        }
+        match e.get_op_type()? {
+            ASTExprOpType::Min | ASTExprOpType::Max => {
+                let f = if e.get_op_type()? == ASTExprOpType::Min { "tss_min" } else { "tss_max" };
+                let mut acc = self.minus_one(&self.arg(e, 0)?)?;
+                for k in 1..e.get_op_n_arg()? {
+                    acc = format!("{f}({acc}, {})", self.minus_one(&self.arg(e, k)?)?);
+                }
+                Ok(acc)
+            }
+            ASTExprOpType::Add => {
+                let (a, b) = (self.arg(e, 0)?, self.arg(e, 1)?);
+                for (t, rest) in [(&a, &b), (&b, &a)] {
+                    if let Some(t) = self.tile_size(t)? {
+                        return Ok(format!("{} + ({t} - 1)", self.wrap(rest, P_ADD)?));
+                    }
+                }
+                Ok(format!("{} - 1", self.wrap(e, P_ADD)?))
+            }
+            _ => Ok(format!("{} - 1", self.wrap(e, P_ADD)?)),
+        }
+    }
+
+    /// `e` with a trailing `T + x - 1` regrouped as `x + (T - 1)`, also
+    /// inside `min` and `max`.
+    pub fn grouped(&self, e: &ASTExpr) -> Result<String, PolyError> {
+        if e.get_type()? != ASTExprType::Op {
+            return self.print(e);
+        }
+        match e.get_op_type()? {
+            ASTExprOpType::Min | ASTExprOpType::Max => {
+                let f = if e.get_op_type()? == ASTExprOpType::Min { "tss_min" } else { "tss_max" };
+                let mut acc = self.grouped(&self.arg(e, 0)?)?;
+                for k in 1..e.get_op_n_arg()? {
+                    acc = format!("{f}({acc}, {})", self.grouped(&self.arg(e, k)?)?);
+                }
+                Ok(acc)
+            }
+            ASTExprOpType::Sub => {
+                let (a, b) = (self.arg(e, 0)?, self.arg(e, 1)?);
+                let one = b.get_type()? == ASTExprType::Int && b.get_val()?.get_num_si()? == 1;
+                if one && a.get_type()? == ASTExprType::Op && a.get_op_type()? == ASTExprOpType::Add {
+                    return self.minus_one(&a);
+                }
+                self.print(e)
+            }
+            _ => self.print(e),
+        }
+    }
+
+    /// The tile-size parameter `e` names, if it is one (`TSS_T3`).
+    fn tile_size(&self, e: &ASTExpr) -> Result<Option<String>, PolyError> {
+        if e.get_type()? != ASTExprType::Id {
+            return Ok(None);
+        }
+        let name = e.get_id()?.get_name()?.to_string();
+        let is_size =
+            name.strip_prefix("TSS_T").is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+        Ok(is_size.then_some(name))
+    }
+
     fn wrap(&self, e: &ASTExpr, min: u8) -> Result<String, PolyError> {
         let (s, p) = self.go(e)?;
         Ok(if p < min { format!("({s})") } else { s })
@@ -62,6 +156,11 @@ impl ExprPrinter<'_> {
                 let Some(p) = name.strip_prefix("tss_d").and_then(|p| p.parse::<usize>().ok()) else {
                     return Ok((name, P_ATOM));
                 };
+                if let (true, Some(DimKind::Tile { member, .. })) =
+                    (self.inlined.contains(&p), self.dims.get(p).map(|d| &d.kind))
+                {
+                    return Ok((format!("{} * tss_{}", tile_param(*member), self.dims[p].name), P_MUL));
+                }
                 let mapped = self.dims.get(p).map_or(name, |d| d.name.clone());
                 match self.shift.iter().find(|(q, _)| *q == p) {
                     Some(&(_, o)) if o != 0 => Ok((format!("{mapped} + {o}"), P_ADD)),

@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 use isl_rs::{ASTNode, ASTNodeType, Context, Id, IdList, Set};
 
-use crate::config::Config;
+use crate::config::{Config, Form};
 use crate::frontend::Scop;
 use crate::poly::PolyError;
 use crate::poly::ffi::{self, AstBuild};
@@ -39,10 +39,6 @@ pub struct TileOptions {
     /// independent; the random-program tester ([`crate::fuzz`]) checks the
     /// claim by comparing this code's output with the original's.
     pub reverse_marked: bool,
-    /// Tile loops count tile indices, `for (tss_i_t = lo; tss_i_t <= hi;
-    /// tss_i_t++) { i_t = T * tss_i_t; ... }`, as Pluto's do, instead of
-    /// stepping origins by T (see [`Printer::index_header`]).
-    pub index_loops: bool,
 }
 
 impl TileOptions {
@@ -101,8 +97,12 @@ pub fn generate(
     let mut p = Printer::new(scop, &[], opts);
     p.preamble(tiled);
     // Iterators the function declares itself are assigned, not shadowed.
-    let vars: BTreeSet<&String> =
-        printed.iter().flat_map(|p| &p.vars).filter(|v| !scop.declared_outside.contains(*v)).collect();
+    // Inline origins may leave a tile loop's origin unnamed.
+    let vars: BTreeSet<&String> = printed
+        .iter()
+        .flat_map(|p| &p.vars)
+        .filter(|v| !scop.declared_outside.contains(*v) && printed.iter().any(|p| mentions(&p.code, v)))
+        .collect();
     let _ = writeln!(p.out, "{}{{", p.base);
     if !vars.is_empty() {
         let _ = writeln!(p.out, "{}  int {};", p.base, vars.into_iter().cloned().collect::<Vec<_>>().join(", "));
@@ -243,6 +243,9 @@ struct Printer<'a> {
     /// ([`crate::poly::deps::fresh_reads`]): the vector register tile loads
     /// them although the tile writes the array.
     fresh: &'a BTreeSet<(String, String)>,
+    /// Tile-origin dimensions of the enclosing index-form loops whose
+    /// origins print inline ([`Form::Inline`]).
+    inlined: Vec<usize>,
 }
 
 /// No fresh reads, for printers of code without vector tiles.
@@ -262,6 +265,7 @@ impl<'a> Printer<'a> {
             packs: BTreeMap::new(),
             active: Vec::new(),
             fresh: &NO_FRESH_READS,
+            inlined: Vec::new(),
         }
     }
 
@@ -297,7 +301,7 @@ impl<'a> Printer<'a> {
     }
 
     fn expr(&self) -> ExprPrinter<'_> {
-        ExprPrinter { dims: self.dims, shift: &self.shift }
+        ExprPrinter { dims: self.dims, shift: &self.shift, inlined: &self.inlined }
     }
 
     fn dim_pos(&self, iterator: &str) -> Result<usize, PolyError> {
@@ -399,7 +403,13 @@ impl<'a> Printer<'a> {
             self.line(depth, "}");
             return Ok(());
         } else {
-            LoopHeader { init, cond: e.print(&node.for_get_cond()?)?, step: e.print(&node.for_get_inc()?)? }
+            let cond = node.for_get_cond()?;
+            let inclusive = if self.opts.config.form == Form::Inline { e.inclusive_test(&cond, v)? } else { None };
+            let cond = match inclusive {
+                Some(test) => test,
+                None => e.print(&cond)?,
+            };
+            LoopHeader { init, cond, step: e.print(&node.for_get_inc()?)? }
         };
         // The hoisted-bounds form steps by 1; a strided innermost loop (`j +=
         // 3`, from a condition like `(N - j) % 3 == 0`) keeps ISL's header.
@@ -428,20 +438,35 @@ impl<'a> Printer<'a> {
             self.open_buffers(&packed, depth);
         }
         let close = self.open_loop(depth, v, &header, pragma.as_deref());
-        if let Some(set) = origin {
+        let inline = origin.is_some() && self.opts.config.form == Form::Inline;
+        if inline {
+            self.inlined.push(self.dim_pos(&it)?);
+        }
+        let text = self.captured(|p| {
+            if packed.is_empty() {
+                return p.node(&body, depth + 1);
+            }
+            if inside {
+                p.open_buffers(&packed, depth + 1);
+            }
+            p.packed_tile(&body, &packed, depth + 1)?;
+            if inside {
+                p.close_buffers(&packed, depth + 1);
+            }
+            Ok(())
+        });
+        if inline {
+            self.inlined.pop();
+        }
+        let text = text?;
+        // Inline, the origin is set only where the body still names it
+        // (packing copies do): a dead assignment alone changes what gcc
+        // proves of the loops (syr2k's reduction at tile 128 then gets a
+        // constant trip count again).
+        if let Some(set) = origin.filter(|_| !inline || mentions(&text, &dim.name)) {
             self.line(depth + 1, set);
         }
-        if packed.is_empty() {
-            self.node(&body, depth + 1)?;
-        } else {
-            if inside {
-                self.open_buffers(&packed, depth + 1);
-            }
-            self.packed_tile(&body, &packed, depth + 1)?;
-            if inside {
-                self.close_buffers(&packed, depth + 1);
-            }
-        }
+        self.out.push_str(&text);
         self.line(depth, close);
         if !packed.is_empty() && !inside {
             self.close_buffers(&packed, depth);
@@ -548,11 +573,11 @@ impl<'a> Printer<'a> {
     ///
     /// `None` for point loops, single-origin loops, loops without a plain
     /// upper bound, wavefront loops (which print their own headers), and
-    /// unless [`TileOptions::index_loops`].
+    /// unless the config's [`crate::config::Form`] counts tile indices.
     fn index_header(&self, node: &ASTNode, dim: &Dim) -> Result<Option<(String, LoopHeader, String)>, PolyError> {
         let DimKind::Tile { member, .. } = dim.kind else { return Ok(None) };
         let wavefront = dim.wavefront && self.opts.parallel;
-        if !self.opts.index_loops || wavefront || node.for_is_degenerate()? {
+        if !self.opts.config.form.index_loops() || wavefront || node.for_is_degenerate()? {
             return Ok(None);
         }
         let e = self.expr();
@@ -896,7 +921,7 @@ impl<'a> Printer<'a> {
     fn ivdep_loop(&mut self, node: &ASTNode, dim: &Dim, depth: usize) -> Result<(), PolyError> {
         let e = self.expr();
         let cond = node.for_get_cond()?;
-        let op = test_op(&cond)?;
+        let mut op = test_op(&cond)?;
         let (init, bound) = (node.for_get_init()?, cond.get_op_arg(1)?);
         let (mut lb, mut ub) = (e.print(&init)?, e.print(&bound)?);
         let v = &dim.name;
@@ -907,6 +932,9 @@ impl<'a> Printer<'a> {
             if self.depends_on_jam(node)? { self.own_ranges(&init, &bound, &body, depth + 1)? } else { Vec::new() };
         if !copies.is_empty() {
             (lb, ub) = common_range(copies.iter().map(|(_, own)| own));
+        } else if self.opts.config.form == Form::Inline {
+            let e = self.expr();
+            (ub, op) = if op == "<" { (e.minus_one(&bound)?, "<=") } else { (e.grouped(&bound)?, op) };
         }
         let text = self.captured(|p| p.node(&body, depth + 1))?;
         let (text, hoisted, fallback) =

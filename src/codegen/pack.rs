@@ -327,7 +327,7 @@ impl<'a> Tile<'a> {
         let touched = Set::from_union_set(touched)?;
         let reads_some = touched.copy()?.params()?;
         let rank = touched.dim(isl_rs::DimType::Set)?;
-        let printer = ExprPrinter { dims: self.dims, shift: &[] };
+        let printer = ExprPrinter { dims: self.dims, shift: &[], inlined: &[] };
         // Where the body runs but reads none of the group, the copy is skipped.
         let guard = if self.context.is_subset(&reads_some)? {
             None
@@ -359,7 +359,7 @@ impl<'a> Tile<'a> {
             Ok(if all.n_set()? == 1 { Some(Set::from_union_set(all)?) } else { None })
         })();
         let Ok(Some(all)) = all else { return vec![None; rank] };
-        let printer = ExprPrinter { dims: self.dims, shift: &[] };
+        let printer = ExprPrinter { dims: self.dims, shift: &[], inlined: &[] };
         let extent = |d: i32| -> Result<Option<String>, PolyError> {
             let span = all.copy()?.dim_max(d)?.sub(all.copy()?.dim_min(d)?)?.add_constant_val(Val::one(ctx)?)?;
             if span.n_piece()? > MAX_PIECES {

@@ -231,6 +231,17 @@ fn as_strs(v: &[String]) -> Vec<&str> {
 }
 
 /// Checks random program `seed`.
+/// The `tss tile` flags of a loop form drawn from two bits of a hash:
+/// none (stepped) half the time, `--form index` or `--form inline` a
+/// quarter each.
+fn loop_form(bits: u64) -> Vec<&'static str> {
+    match bits & 3 {
+        2 => vec!["--form", "index"],
+        3 => vec!["--form", "inline"],
+        _ => Vec::new(),
+    }
+}
+
 pub fn check_program(cfg: &Config, seed: u64) -> Case {
     let name = format!("program {seed}");
     let dir = cfg.work.join(format!("p{seed}"));
@@ -346,9 +357,14 @@ impl<'a> CaseRun<'a> {
         for tiles in SERIAL_TILES {
             self.compare(&serial, p, expected, tiles, None, "serial")?;
         }
-        let rev = self.tiled_build(src, "serial-rev", &["--reverse-marked"], &runtime_tiles)?;
+        // The reversed builds in a loop form drawn from the text (stepped half
+        // the time, index and inline a quarter each).
+        let form = loop_form(crate::harness::compile::fnv1a(p.source.bytes()) >> 36);
+        let with_form = |flags: &[&'static str]| -> Vec<&'static str> { flags.iter().chain(&form).copied().collect() };
+        let what = |text: &str| format!("{text}{}", form.iter().map(|f| format!(" {f}")).collect::<String>());
+        let rev = self.tiled_build(src, "serial-rev", &with_form(&["--reverse-marked"]), &runtime_tiles)?;
         for tiles in REVERSED_TILES {
-            self.compare(&rev, p, expected, tiles, None, "serial, ivdep loops reversed")?;
+            self.compare(&rev, p, expected, tiles, None, &what("serial, ivdep loops reversed"))?;
         }
         let mut omp = runtime_tiles.clone();
         omp.push("-fopenmp".into());
@@ -362,9 +378,10 @@ impl<'a> CaseRun<'a> {
                 self.compare(&par, p, expected, tiles, Some(threads), "--parallel")?;
             }
         }
-        let prev = self.tiled_build(src, "parallel-rev", &["--parallel", "--reverse-marked"], &runtime_tiles)?;
+        let prev =
+            self.tiled_build(src, "parallel-rev", &with_form(&["--parallel", "--reverse-marked"]), &runtime_tiles)?;
         for tiles in REVERSED_TILES {
-            self.compare(&prev, p, expected, tiles, None, "--parallel, marked loops reversed")?;
+            self.compare(&prev, p, expected, tiles, None, &what("--parallel, marked loops reversed"))?;
         }
         self.unrolled(p, src, expected)
     }
@@ -378,7 +395,7 @@ impl<'a> CaseRun<'a> {
         // band's point loops together, the other loop order a config may
         // pick; half (by another bit) pack transposed reads.
         // Half (by a third bit) take a vector register tile 1-3 vectors wide,
-        // and half (by a fourth) tile loops over tile indices.
+        // and half (by a fourth and fifth) another loop form, index or inline.
         let hash = crate::harness::compile::fnv1a(p.source.bytes());
         let mut order: Vec<&'static str> = Vec::new();
         if hash >> 40 & 1 == 1 {
@@ -390,9 +407,7 @@ impl<'a> CaseRun<'a> {
         if hash >> 42 & 1 == 1 {
             order.extend(["--vector", ["1", "2", "3"][(hash >> 43) as usize % 3]]);
         }
-        if hash >> 39 & 1 == 1 {
-            order.push("--index-loops");
-        }
+        order.extend(loop_form(hash >> 38));
         let flags = |extra: &[&'static str]| -> Vec<String> {
             ["--unroll", unroll.as_str()].iter().chain(&order).chain(extra).map(|s| s.to_string()).collect()
         };
