@@ -33,6 +33,13 @@ impl ExprPrinter<'_> {
     /// The inclusive upper bound of loop test `cond` on `iterator`: `U` for
     /// `iterator <= U`, `E - 1` for `iterator < E`; `None` for other tests.
     pub fn upper_bound(&self, cond: &ASTExpr, iterator: &str) -> Result<Option<String>, PolyError> {
+        let Some((lt, rhs)) = self.test_on(cond, iterator)? else { return Ok(None) };
+        Ok(Some(if lt { format!("{} - 1", self.wrap(&rhs, P_ADD)?) } else { self.print(&rhs)? }))
+    }
+
+    /// The right-hand side of loop test `iterator < E` (`true`) or
+    /// `iterator <= E` (`false`); `None` for other tests.
+    fn test_on(&self, cond: &ASTExpr, iterator: &str) -> Result<Option<(bool, ASTExpr)>, PolyError> {
         if cond.get_type()? != ASTExprType::Op {
             return Ok(None);
         }
@@ -45,8 +52,7 @@ impl ExprPrinter<'_> {
         if lhs.get_type()? != ASTExprType::Id || self.print(&lhs)? != iterator {
             return Ok(None);
         }
-        let rhs = self.arg(cond, 1)?;
-        Ok(Some(if lt { format!("{} - 1", self.wrap(&rhs, P_ADD)?) } else { self.print(&rhs)? }))
+        Ok(Some((lt, self.arg(cond, 1)?)))
     }
 
     /// A loop test `iterator < E` or `iterator <= E` as Pluto spells it:
@@ -54,21 +60,28 @@ impl ExprPrinter<'_> {
     /// a tile size grouped with it (`o + (TSS_T3 - 1)`, see
     /// [`ExprPrinter::minus_one`]). `None` for other tests.
     pub fn inclusive_test(&self, cond: &ASTExpr, iterator: &str) -> Result<Option<String>, PolyError> {
-        if cond.get_type()? != ASTExprType::Op {
-            return Ok(None);
-        }
-        let lt = match cond.get_op_type()? {
-            ASTExprOpType::Le => false,
-            ASTExprOpType::Lt => true,
-            _ => return Ok(None),
-        };
-        let lhs = self.arg(cond, 0)?;
-        if lhs.get_type()? != ASTExprType::Id || self.print(&lhs)? != iterator {
-            return Ok(None);
-        }
-        let rhs = self.arg(cond, 1)?;
+        let Some((lt, rhs)) = self.test_on(cond, iterator)? else { return Ok(None) };
         let bound = if lt { self.minus_one(&rhs)? } else { self.grouped(&rhs)? };
         Ok(Some(format!("{iterator} <= {bound}")))
+    }
+
+    /// `min` or `max` of `e`'s arguments each printed by `each`; `None`
+    /// unless `e` is a `min` or `max`.
+    fn through_min_max(
+        &self,
+        e: &ASTExpr,
+        each: impl Fn(&ASTExpr) -> Result<String, PolyError>,
+    ) -> Result<Option<String>, PolyError> {
+        let f = match e.get_op_type()? {
+            ASTExprOpType::Min => "tss_min",
+            ASTExprOpType::Max => "tss_max",
+            _ => return Ok(None),
+        };
+        let mut acc = each(&self.arg(e, 0)?)?;
+        for k in 1..e.get_op_n_arg()? {
+            acc = format!("{f}({acc}, {})", each(&self.arg(e, k)?)?);
+        }
+        Ok(Some(acc))
     }
 
     /// `e - 1`, spelled as Pluto does: through `min` and `max` to their
@@ -80,15 +93,10 @@ impl ExprPrinter<'_> {
             ASTExprType::Op => {}
             _ => return Ok(format!("{} - 1", self.wrap(e, P_ADD)?)),
         }
+        if let Some(through) = self.through_min_max(e, |a| self.minus_one(a))? {
+            return Ok(through);
+        }
         match e.get_op_type()? {
-            ASTExprOpType::Min | ASTExprOpType::Max => {
-                let f = if e.get_op_type()? == ASTExprOpType::Min { "tss_min" } else { "tss_max" };
-                let mut acc = self.minus_one(&self.arg(e, 0)?)?;
-                for k in 1..e.get_op_n_arg()? {
-                    acc = format!("{f}({acc}, {})", self.minus_one(&self.arg(e, k)?)?);
-                }
-                Ok(acc)
-            }
             ASTExprOpType::Add => {
                 let (a, b) = (self.arg(e, 0)?, self.arg(e, 1)?);
                 for (t, rest) in [(&a, &b), (&b, &a)] {
@@ -108,15 +116,10 @@ impl ExprPrinter<'_> {
         if e.get_type()? != ASTExprType::Op {
             return self.print(e);
         }
+        if let Some(through) = self.through_min_max(e, |a| self.grouped(a))? {
+            return Ok(through);
+        }
         match e.get_op_type()? {
-            ASTExprOpType::Min | ASTExprOpType::Max => {
-                let f = if e.get_op_type()? == ASTExprOpType::Min { "tss_min" } else { "tss_max" };
-                let mut acc = self.grouped(&self.arg(e, 0)?)?;
-                for k in 1..e.get_op_n_arg()? {
-                    acc = format!("{f}({acc}, {})", self.grouped(&self.arg(e, k)?)?);
-                }
-                Ok(acc)
-            }
             ASTExprOpType::Sub => {
                 let (a, b) = (self.arg(e, 0)?, self.arg(e, 1)?);
                 let one = b.get_type()? == ASTExprType::Int && b.get_val()?.get_num_si()? == 1;
