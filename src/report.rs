@@ -48,9 +48,11 @@ pub fn choice(c: &Choice) -> String {
     if c.refined.len() > 1 {
         let _ =
             writeln!(s, "  register tiles and shapes from {} ({} timed):", c.refined[0].config, c.refined.len() - 1);
+        // One column for the configs, as wide as the longest (`.../pack/v2/inline`).
+        let w = c.refined[1..].iter().map(|t| t.config.to_string().len()).max().unwrap_or(0).max(38);
         for t in &c.refined[1..] {
             let m = t.seconds.map_or("failed".to_string(), |m| format!("measured {m:.4} s"));
-            let _ = writeln!(s, "  {:>18}  {:>18}  {m}", t.config.to_string(), "");
+            let _ = writeln!(s, "  {:<w$}  {m}", t.config.to_string());
         }
     }
     s
