@@ -236,10 +236,7 @@ def equal_tiles(gf, tiles, variant=""):
     out = []
     for t in tiles:
         p = gf.get(f"pluto {t} no-uj")
-        if variant == "*":
-            s = max((gf.get(f"tss {t}{suffix(f)}") or 0 for f in FORMS), default=0)
-        else:
-            s = gf.get(f"tss {t}{variant}")
+        s = max(by_form(gf, t).values(), default=None) if variant == "*" else gf.get(f"tss {t}{variant}")
         if p and s:
             out.append((t, s / p))
     return out
@@ -250,6 +247,11 @@ def suffix(form):
     return "" if form == FORMS[0] else f"/{form}"
 
 
+def by_form(gf, t):
+    """GF/s of tss at tile `t` per loop form timed."""
+    return {f: gf[f"tss {t}{suffix(f)}"] for f in FORMS if f"tss {t}{suffix(f)}" in gf}
+
+
 def fastest_forms(summary, tiles):
     """Per kernel and tile, the loop form whose median ran fastest."""
     print("| kernel | " + " | ".join(tiles) + " |")
@@ -257,7 +259,7 @@ def fastest_forms(summary, tiles):
     for n, _, gf, _ in summary:
         cells = []
         for t in tiles:
-            timed = {f: gf[f"tss {t}{suffix(f)}"] for f in FORMS if f"tss {t}{suffix(f)}" in gf}
+            timed = by_form(gf, t)
             cells.append(max(timed, key=timed.get) if timed else "-")
         print(f"| {n} | " + " | ".join(cells) + " |")
 

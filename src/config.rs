@@ -121,12 +121,10 @@ impl fmt::Display for Form {
 impl FromStr for Form {
     type Err = String;
     fn from_str(s: &str) -> Result<Form, String> {
-        match s {
-            "stepped" => Ok(Form::Stepped),
-            "index" => Ok(Form::Index),
-            "inline" => Ok(Form::Inline),
-            _ => Err(format!("'{s}' is not a loop form (stepped, index or inline)")),
-        }
+        Form::ALL
+            .into_iter()
+            .find(|f| f.to_string() == s)
+            .ok_or_else(|| format!("'{s}' is not a loop form (stepped, index or inline)"))
     }
 }
 
@@ -277,12 +275,9 @@ impl fmt::Display for Config {
 impl FromStr for Config {
     type Err = String;
     fn from_str(s: &str) -> Result<Config, String> {
+        // The default form has no suffix: only the others are looked for.
         let (s, form) =
-            match Form::ALL.iter().find_map(|&f| Some((s.strip_suffix(f.suffix())?, f)).filter(|_| f != Form::Stepped))
-            {
-                Some((rest, f)) => (rest, f),
-                None => (s, Form::Stepped),
-            };
+            Form::ALL[1..].iter().find_map(|&f| Some((s.strip_suffix(f.suffix())?, f))).unwrap_or((s, Form::Stepped));
         let (s, vector) = match s.rsplit_once(VECTOR) {
             Some((rest, g)) if !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()) => {
                 (rest, parse_list(g, "vector register tile width", MAX_VECTOR)?[0])
@@ -310,32 +305,28 @@ pub fn size_at(sizes: &[usize], k: usize) -> Option<usize> {
     sizes.get(k).or(sizes.last()).copied()
 }
 
-/// Stored as its text (`64x256x128:4x1x4`), as in the dataset and on the
-/// command line.
-impl serde::Serialize for Config {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
+/// Serde as the type's text (its `Display` and `FromStr`).
+macro_rules! serde_as_text {
+    ($t:ty) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
 }
 
-impl<'de> serde::Deserialize<'de> for Config {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Config, D::Error> {
-        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-/// Stored as its name (`inline`); absent in records older than forms.
-impl serde::Serialize for Form {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Form {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Form, D::Error> {
-        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
-    }
-}
+// A config is stored as its text (`64x256x128:4x1x4`), as in the dataset and
+// on the command line; a form as its name (`inline`; records older than forms
+// have none, and their readers default it).
+serde_as_text!(Config);
+serde_as_text!(Form);
 
 /// Positive integers separated by `x` or `,`, each at most `max`.
 pub fn parse_list(s: &str, what: &str, max: usize) -> Result<Vec<usize>, String> {

@@ -98,10 +98,11 @@ pub fn generate(
     p.preamble(tiled);
     // Iterators the function declares itself are assigned, not shadowed.
     // Inline origins may leave a tile loop's origin unnamed.
+    let used: BTreeSet<&str> = printed.iter().flat_map(|p| scalar::identifiers(&p.code)).collect();
     let vars: BTreeSet<&String> = printed
         .iter()
         .flat_map(|p| &p.vars)
-        .filter(|v| !scop.declared_outside.contains(*v) && printed.iter().any(|p| mentions(&p.code, v)))
+        .filter(|v| !scop.declared_outside.contains(*v) && used.contains(v.as_str()))
         .collect();
     let _ = writeln!(p.out, "{}{{", p.base);
     if !vars.is_empty() {
