@@ -424,6 +424,107 @@ def in_float(name, spec_name, doc):
 SPECS.append(in_float("sconv2d-nchw", "conv2d-nchw", "2-D convolution, channels first, in single precision."))
 
 
+# Kernels no model was trained on (session 65): every shipped model and every
+# stored training row predates them, so `corpus/fresh` is a test of the
+# models on code they never saw, as a user's kernel is. Keep it out of the
+# training steps of scripts/collect-corpus.sh.
+SPECS += [
+    K("gemm-kij", "fresh", "C += A * B in loop order k, i, j (a rank-1 update per step of k).",
+      MNK, [("C", ["NI", "NJ"], True), ("A", ["NI", "NK"], False), ("B", ["NK", "NJ"], False)], """
+for (k = 0; k < NK; k++)
+  for (i = 0; i < NI; i++)
+    for (j = 0; j < NJ; j++)
+      C[i][j] += A[i][k] * B[k][j];
+"""),
+    K("syr2k-lower", "fresh", "Lower triangle of C += A * B^T + B * A^T, order i, j, k (two dot products of rows).",
+      [("N", 1000, 39, "32..2048"), ("M", 900, 33, "32..2048")],
+      [("C", ["N", "N"], True), ("A", ["N", "M"], False), ("B", ["N", "M"], False)], """
+for (i = 0; i < N; i++)
+  for (j = 0; j <= i; j++)
+    for (k = 0; k < M; k++)
+      C[i][j] += A[i][k] * B[j][k] + B[i][k] * A[j][k];
+"""),
+    K("syrk-gram-lower", "fresh", "Lower triangle of C += A^T * A with A stored K x N, order k, i, j (rank-1 updates of a triangle).",
+      [("N", 1000, 39, "32..2048"), ("M", 900, 33, "32..2048")],
+      [("C", ["N", "N"], True), ("A", ["M", "N"], False)], """
+for (k = 0; k < M; k++)
+  for (i = 0; i < N; i++)
+    for (j = 0; j <= i; j++)
+      C[i][j] += A[k][i] * A[k][j];
+"""),
+    K("batched-gemv", "fresh", "y[b] += A[b] * x[b] for a batch of independent matrix-vector products.",
+      [("NB", 64, 3, "1..512"), ("NI", 256, 13, "16..2048"), ("NJ", 256, 17, "16..2048")],
+      [("y", ["NB", "NI"], True), ("A", ["NB", "NI", "NJ"], False), ("x", ["NB", "NJ"], False)], """
+for (b = 0; b < NB; b++)
+  for (i = 0; i < NI; i++)
+    for (j = 0; j < NJ; j++)
+      y[b][i] += A[b][i][j] * x[b][j];
+""", iters="b, i, j"),
+    K("attention", "fresh", "One attention head without the softmax: S = Q K^T, then O += S V (two products through S).",
+      [("NQ", 512, 13, "16..2048"), ("NKV", 512, 17, "16..2048"), ("D", 64, 7, "8..256")],
+      [("O", ["NQ", "D"], True), ("S", ["NQ", "NKV"], True), ("Q", ["NQ", "D"], False),
+       ("Kt", ["NKV", "D"], False), ("V", ["NKV", "D"], False)], """
+for (i = 0; i < NQ; i++)
+  for (j = 0; j < NKV; j++)
+    for (d = 0; d < D; d++)
+      S[i][j] += Q[i][d] * Kt[j][d];
+for (i = 0; i < NQ; i++)
+  for (j = 0; j < NKV; j++)
+    for (d = 0; d < D; d++)
+      O[i][d] += S[i][j] * V[j][d];
+""", iters="i, j, d"),
+    K("sdense-layer-t", "fresh", "Fully connected layer in single precision, weights stored in x out: out[b][o] += x[b][i] * w[i][o].",
+      [("NB", 64, 5, "1..512"), ("NO", 1024, 37, "16..4096"), ("NIN", 1024, 29, "16..4096")],
+      [("out", ["NB", "NO"], True), ("x", ["NB", "NIN"], False), ("w", ["NIN", "NO"], False)], """
+for (b = 0; b < NB; b++)
+  for (i = 0; i < NIN; i++)
+    for (o = 0; o < NO; o++)
+      out[b][o] += x[b][i] * w[i][o];
+""", iters="b, o, i", dtype="float"),
+    K("conv2d-out-first", "fresh", "2-D convolution, channels first, output loops outside: out[k][y][x] += w[k][c][r][s] * in[c][y+r][x+s], order k, y, x, c, r, s.",
+      [("K", 64, 5, "4..256"), ("C", 64, 3, "1..256"), ("H", 56, 9, "8..224"), ("W", 56, 11, "8..224"),
+       ("R", 3, 3, "1..7"), ("S", 3, 2, "1..7")],
+      [("out", ["K", "H", "W"], True), ("w", ["K", "C", "R", "S"], False),
+       ("in", ["C", "H + R - 1", "W + S - 1"], False)], """
+for (k = 0; k < K; k++)
+  for (y = 0; y < H; y++)
+    for (x = 0; x < W; x++)
+      for (c = 0; c < C; c++)
+        for (r = 0; r < R; r++)
+          for (s = 0; s < S; s++)
+            out[k][y][x] += w[k][c][r][s] * in[c][y + r][x + s];
+""", iters="k, c, r, s, y, x"),
+    K("ttm-mode2", "fresh", "Tensor-times-matrix along the middle mode: Y[i][k][j] += U[k][l] * X[i][l][j].",
+      [("NI", 64, 5, "4..256"), ("NJ", 128, 7, "8..512"), ("NK", 128, 9, "8..512"), ("NL", 128, 11, "8..512")],
+      [("Y", ["NI", "NK", "NJ"], True), ("X", ["NI", "NL", "NJ"], False), ("U", ["NK", "NL"], False)], """
+for (i = 0; i < NI; i++)
+  for (k = 0; k < NK; k++)
+    for (l = 0; l < NL; l++)
+      for (j = 0; j < NJ; j++)
+        Y[i][k][j] += U[k][l] * X[i][l][j];
+""", iters="i, j, k, l"),
+    K("seidel-2d", "fresh", "9-point Gauss-Seidel sweeps in place (each point reads its already updated upper and left neighbours).",
+      [("T", 40, 4, "2..100"), ("N", 1000, 37, "32..2048")],
+      [("A", ["N", "N"], True)], """
+for (t = 0; t < T; t++)
+  for (i = 1; i < N - 1; i++)
+    for (j = 1; j < N - 1; j++)
+      A[i][j] = (A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1] + A[i][j - 1] + A[i][j] + A[i][j + 1]
+                 + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1]) / 9.0;
+""", iters="t, i, j"),
+    K("sbmm-tn", "fresh", "Batched C[b] += A[b]^T * B[b] in single precision, A[b] stored K x I.",
+      [("NB", 16, 3, "1..64"), ("NI", 256, 13, "16..512"), ("NJ", 256, 17, "16..512"),
+       ("NK", 256, 11, "16..512")],
+      [("C", ["NB", "NI", "NJ"], True), ("A", ["NB", "NK", "NI"], False), ("B", ["NB", "NK", "NJ"], False)], """
+for (b = 0; b < NB; b++)
+  for (k = 0; k < NK; k++)
+    for (i = 0; i < NI; i++)
+      for (j = 0; j < NJ; j++)
+        C[b][i][j] += A[b][k][i] * B[b][k][j];
+""", iters="b, i, j, k", dtype="float"),
+]
+
+
 # Random affine nests: loop orders, access patterns and shapes no hand-written
 # kernel has, so that leave-family-out evaluation can ask whether more kinds
 # of kernels teach the model more than more sizes of the same ones.

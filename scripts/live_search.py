@@ -56,6 +56,8 @@ def label(choice):
         s += "/pack"
     if choice["vector"]:
         s += f"/v{choice['vector']}"
+    if choice.get("form", "stepped") != "stepped":
+        s += "/" + choice["form"]
     return s
 
 

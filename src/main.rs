@@ -1096,8 +1096,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 println!("{}", eval::curve_markdown(&curve));
             }
             if let Some(dir) = plots {
-                let (files, notes) = tss::plots::write_all(&evals, &dir, &format!("{mode}, {}", model.meta.data.cpu))
-                    .map_err(Error::Usage)?;
+                let title = format!("{mode}, {}", tested_on(&records));
+                let (files, notes) = tss::plots::write_all(&evals, &dir, &title).map_err(Error::Usage)?;
                 for n in notes {
                     eprintln!("tss: note: {n}");
                 }
@@ -1221,6 +1221,20 @@ fn measure(
         }
     }
     Ok(())
+}
+
+/// The CPUs (with family and model where known) the test rows were timed
+/// on, for figure titles: the machine a figure speaks for.
+fn tested_on(rows: &[dataset::Record]) -> String {
+    let mut cpus: Vec<String> = rows
+        .iter()
+        .map(
+            |r| if r.meta.cpu_id.is_empty() { r.meta.cpu.clone() } else { format!("{} {}", r.meta.cpu, r.meta.cpu_id) },
+        )
+        .collect();
+    cpus.sort();
+    cpus.dedup();
+    cpus.join(" + ")
 }
 
 fn list_paths(p: &[PathBuf]) -> String {

@@ -1,8 +1,12 @@
-//! The paper's figures from an evaluation, as SVG and PNG (plotters):
+//! The paper's figures from an evaluation, as SVG and PNG (plotters), each
+//! with the baselines a model must beat beside it:
 //! - `fig3-<kernel>`: predicted and measured time over tile size for one
 //!   test instance per kernel (the paper's Fig. 3);
 //! - `tn`, `speedup`, `map`: per-kernel bars of each metric for T1,
-//!   T6-Random, T6-Search and tile 32 (its Figs. 4 and 5).
+//!   T6-Random, T6-Search, the best constant configs of the training rows,
+//!   the cache rule and tile 32 (its Figs. 4 and 5);
+//! - `search`: geometric-mean TN after k = 1..16 measurements, model-guided
+//!   against random search, with the untimed picks as horizontal lines.
 //!
 //! SVG needs no font; PNG text needs a TrueType font, taken from the first of
 //! `$TSS_FONT` and the usual DejaVu paths (Debian `fonts-dejavu-core`). Without
@@ -13,14 +17,21 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::eval::{InstanceEval, summarize};
+use crate::eval::{CurvePoint, InstanceEval, search_curve, summarize};
 
-const METHODS: [(&str, RGBColor); 4] = [
+/// The methods of the bar charts, model first, then the baselines.
+const METHODS: [(&str, RGBColor); 7] = [
     ("T1", RGBColor(31, 119, 180)),
     ("T6-Random", RGBColor(255, 127, 14)),
     ("T6-Search", RGBColor(44, 160, 44)),
+    ("constant", RGBColor(148, 103, 189)),
+    ("constant+vector", RGBColor(140, 86, 75)),
+    ("cache rule", RGBColor(227, 119, 194)),
     ("tile 32", RGBColor(127, 127, 127)),
 ];
+
+/// Measurements the `search` figure runs to.
+const MAX_K: usize = 16;
 
 /// Writes every figure into `dir`; returns the files written and notes.
 pub fn write_all(evals: &[InstanceEval], dir: &Path, title: &str) -> Result<(Vec<PathBuf>, Vec<String>), String> {
@@ -48,6 +59,9 @@ pub fn write_all(evals: &[InstanceEval], dir: &Path, title: &str) -> Result<(Vec
         let caption = format!("{label}, {title}");
         files.extend(both(dir, metric, png, &Figure::Bars { evals, kernels: &kernels, metric, caption })?);
     }
+    let curve = search_curve(evals, MAX_K);
+    let caption = format!("TN after k measurements, {title}");
+    files.extend(both(dir, "search", png, &Figure::Search { evals, curve: &curve, caption })?);
     Ok((files, notes))
 }
 
@@ -55,12 +69,14 @@ pub fn write_all(evals: &[InstanceEval], dir: &Path, title: &str) -> Result<(Vec
 enum Figure<'a> {
     Fig3(&'a InstanceEval, String),
     Bars { evals: &'a [InstanceEval], kernels: &'a [&'a str], metric: &'a str, caption: String },
+    Search { evals: &'a [InstanceEval], curve: &'a [CurvePoint], caption: String },
 }
 
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, f: &Figure) -> Result<(), String> {
     match f {
         Figure::Fig3(e, caption) => fig3(root, e, caption),
         Figure::Bars { evals, kernels, metric, caption } => bars(root, evals, kernels, metric, caption),
+        Figure::Search { evals, curve, caption } => search(root, evals, curve, caption),
     }
 }
 
@@ -146,8 +162,12 @@ fn bars<DB: DrawingBackend>(
             _ => s.map,
         }
     };
+    // Only the methods this evaluation scored (a cubic model has no
+    // constant+vector).
+    let methods: Vec<(&str, RGBColor)> =
+        METHODS.iter().copied().filter(|(m, _)| groups.iter().any(|g| value(g, m).is_some())).collect();
     let vals: Vec<Vec<Option<f64>>> =
-        groups.iter().map(|g| METHODS.iter().map(|(m, _)| value(g, m)).collect()).collect();
+        groups.iter().map(|g| methods.iter().map(|(m, _)| value(g, m)).collect()).collect();
     let top = vals.iter().flatten().flatten().copied().fold(0.0, f64::max) * 1.15;
     let bottom = if metric == "tn" { 0.9_f64.min(top) } else { 0.0 };
     let n = groups.len();
@@ -174,8 +194,8 @@ fn bars<DB: DrawingBackend>(
         })
         .draw()
         .map_err(err)?;
-    let w = 0.8 / METHODS.len() as f64;
-    for (mi, (m, color)) in METHODS.iter().enumerate() {
+    let w = 0.8 / methods.len().max(1) as f64;
+    for (mi, (m, color)) in methods.iter().enumerate() {
         let color = *color;
         let rects: Vec<Rectangle<(f64, f64)>> = vals
             .iter()
@@ -191,6 +211,70 @@ fn bars<DB: DrawingBackend>(
             .map_err(err)?
             .label(*m)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 15, y + 5)], color.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)
+}
+
+/// Geometric-mean TN against measurements: the searches as lines over k,
+/// the untimed picks (T1 and the baselines) as horizontal lines, on a
+/// logarithmic axis because tile 32 sits near 2 where searches end near 1.
+fn search<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    evals: &[InstanceEval],
+    curve: &[CurvePoint],
+    caption: &str,
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(err)?;
+    let all = summarize(&evals.iter().collect::<Vec<_>>());
+    let flat: Vec<(&str, f64, RGBColor)> = METHODS
+        .iter()
+        .filter(|(m, _)| !m.starts_with("T6"))
+        .filter_map(|(m, c)| all.get(*m).map(|s| (*m, s.tn_geo, *c)))
+        .collect();
+    let lines: [(&str, fn(&CurvePoint) -> f64, RGBColor); 3] = [
+        ("model-guided (k best predictions)", |p| p.guided_geo, RGBColor(31, 119, 180)),
+        ("diverse model-guided (tss's search order)", |p| p.diverse_geo, RGBColor(44, 160, 44)),
+        ("random search (expectation)", |p| p.random_geo, RGBColor(214, 39, 40)),
+    ];
+    let values = curve.iter().flat_map(|p| lines.iter().map(move |l| (l.1)(p))).chain(flat.iter().map(|f| f.1));
+    let top = values.fold(1.1_f64, f64::max) * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(caption, ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(65)
+        .build_cartesian_2d(0.5..(MAX_K as f64 + 0.5), (1.0..top).log_scale())
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("measurements k")
+        .y_desc("geometric-mean T_M / T_O")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.2}"))
+        .draw()
+        .map_err(err)?;
+    for (name, at, color) in lines {
+        chart
+            .draw_series(LineSeries::new(curve.iter().map(|p| (p.k as f64, at(p))), color.stroke_width(2)))
+            .map_err(err)?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        chart.draw_series(curve.iter().map(|p| Circle::new((p.k as f64, at(p)), 3, color.filled()))).map_err(err)?;
+    }
+    for (name, tn, color) in flat {
+        let ends = vec![(0.5, tn), (MAX_K as f64 + 0.5, tn)];
+        chart
+            .draw_series(LineSeries::new(ends, color.stroke_width(1)))
+            .map_err(err)?
+            .label(format!("{name}, untimed ({tn:.2})"))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(1)));
     }
     chart
         .configure_series_labels()
@@ -221,4 +305,54 @@ fn load_font() -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::eval::Score;
+
+    /// An instance of kernel `k` where T1 took `t1`, the best constant 2 and
+    /// tile 32 3, against a best of 1.
+    fn instance(k: &str, t1: f64) -> InstanceEval {
+        let score = |t: f64| Score { time: t, tn: t, speedup: Some(3.0 / t), map: None, config: None };
+        InstanceEval {
+            kernel: k.into(),
+            sizes: "n=100".into(),
+            best: 1.0,
+            baseline: Some(3.0),
+            scores: BTreeMap::from([
+                ("T1".to_string(), score(t1)),
+                ("constant".to_string(), score(2.0)),
+                ("tile 32".to_string(), score(3.0)),
+            ]),
+            candidates: vec![("64".into(), t1, 0.1), ("32".into(), 3.0, 0.5), ("16".into(), 1.0, 0.9)],
+            t1_tile: "64".into(),
+            search_order: vec![0, 1, 2],
+            ruled: false,
+            strided: false,
+            parts: None,
+        }
+    }
+
+    #[test]
+    fn the_figures_show_the_baselines_and_the_search_curve() {
+        let dir = tempfile::tempdir().unwrap();
+        let evals = [instance("gemm", 1.2), instance("syrk", 1.5)];
+        let (files, _) = write_all(&evals, dir.path(), "test").unwrap();
+        let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into()).collect();
+        for want in ["fig3-gemm.svg", "fig3-syrk.svg", "tn.svg", "speedup.svg", "map.svg", "search.svg"] {
+            assert!(names.iter().any(|n| n == want), "{want} not in {names:?}");
+        }
+        let tn = std::fs::read_to_string(dir.path().join("tn.svg")).unwrap();
+        assert!(tn.contains("constant") && tn.contains("tile 32"), "the bars name the baselines");
+        assert!(!tn.contains("constant+vector"), "a method no instance scored gets no bar");
+        let search = std::fs::read_to_string(dir.path().join("search.svg")).unwrap();
+        assert!(search.contains("random search"), "the curve of random search");
+        // T1's geometric mean, sqrt(1.2 * 1.5), is a horizontal line.
+        assert!(search.contains("T1, untimed (1.34)"), "{search}");
+        assert!(search.contains("tile 32, untimed (3.00)"));
+    }
 }

@@ -118,6 +118,12 @@ fn stencils() {
     check_family("stencils");
 }
 
+/// The kernels no model was trained on (`corpus/fresh`).
+#[test]
+fn fresh() {
+    check_family("fresh");
+}
+
 /// The random affine nests of `scripts/corpus.py` (seeded, so the same
 /// nests every run).
 #[test]
