@@ -222,6 +222,9 @@ fn bars<DB: DrawingBackend>(
     root.present().map_err(err)
 }
 
+/// One search's line in [`search`]: its name, its TN at a point, its colour.
+type Curve = (&'static str, fn(&CurvePoint) -> f64, RGBColor);
+
 /// Geometric-mean TN against measurements: the searches as lines over k,
 /// the untimed picks (T1 and the baselines) as horizontal lines, on a
 /// logarithmic axis because tile 32 sits near 2 where searches end near 1.
@@ -238,7 +241,7 @@ fn search<DB: DrawingBackend>(
         .filter(|(m, _)| !m.starts_with("T6"))
         .filter_map(|(m, c)| all.get(*m).map(|s| (*m, s.tn_geo, *c)))
         .collect();
-    let lines: [(&str, fn(&CurvePoint) -> f64, RGBColor); 3] = [
+    let lines: [Curve; 3] = [
         ("model-guided (k best predictions)", |p| p.guided_geo, RGBColor(31, 119, 180)),
         ("diverse model-guided (tss's search order)", |p| p.diverse_geo, RGBColor(44, 160, 44)),
         ("random search (expectation)", |p| p.random_geo, RGBColor(214, 39, 40)),
