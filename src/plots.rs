@@ -132,14 +132,7 @@ fn fig3<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, e: &InstanceEval, capt
         .label("predicted")
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], orange.stroke_width(2)));
     chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, blue.filled()))).map_err(err)?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)
+    finish(&mut chart, &root)
 }
 
 fn bars<DB: DrawingBackend>(
@@ -212,14 +205,7 @@ fn bars<DB: DrawingBackend>(
             .label(*m)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 15, y + 5)], color.filled()));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)
+    finish(&mut chart, &root)
 }
 
 /// One search's line in [`search`]: its name, its TN at a point, its colour.
@@ -279,6 +265,14 @@ fn search<DB: DrawingBackend>(
             .label(format!("{name}, untimed ({tn:.2})"))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(1)));
     }
+    finish(&mut chart, &root)
+}
+
+/// The legend in the upper right, then the figure written out.
+fn finish<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    root: &DrawingArea<DB, Shift>,
+) -> Result<(), String> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
