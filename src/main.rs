@@ -1097,7 +1097,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             if let Some(dir) = plots {
                 let title = format!("{mode}, {}", tested_on(&records));
-                let (files, notes) = tss::plots::write_all(&evals, &dir, &title).map_err(Error::Usage)?;
+                let (files, notes) = tss::plots::write_all(&evals, &curve, &dir, &title).map_err(Error::Usage)?;
                 for n in notes {
                     eprintln!("tss: note: {n}");
                 }

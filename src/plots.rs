@@ -5,7 +5,7 @@
 //! - `tn`, `speedup`, `map`: per-kernel bars of each metric for T1,
 //!   T6-Random, T6-Search, the best constant configs of the training rows,
 //!   the cache rule and tile 32 (its Figs. 4 and 5);
-//! - `search`: geometric-mean TN after k = 1..16 measurements, model-guided
+//! - `search`: geometric-mean TN after k = 1, 2, ... measurements, model-guided
 //!   against random search, with the untimed picks as horizontal lines.
 //!
 //! SVG needs no font; PNG text needs a TrueType font, taken from the first of
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::eval::{CurvePoint, InstanceEval, search_curve, summarize};
+use crate::eval::{CurvePoint, InstanceEval, summarize};
 
 /// The methods of the bar charts, model first, then the baselines.
 const METHODS: [(&str, RGBColor); 7] = [
@@ -30,11 +30,15 @@ const METHODS: [(&str, RGBColor); 7] = [
     ("tile 32", RGBColor(127, 127, 127)),
 ];
 
-/// Measurements the `search` figure runs to.
-const MAX_K: usize = 16;
-
-/// Writes every figure into `dir`; returns the files written and notes.
-pub fn write_all(evals: &[InstanceEval], dir: &Path, title: &str) -> Result<(Vec<PathBuf>, Vec<String>), String> {
+/// Writes every figure into `dir`, the `search` one from `curve` (the
+/// evaluation's [`crate::eval::search_curve`]); returns the files written
+/// and notes.
+pub fn write_all(
+    evals: &[InstanceEval],
+    curve: &[CurvePoint],
+    dir: &Path,
+    title: &str,
+) -> Result<(Vec<PathBuf>, Vec<String>), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let png = load_font();
     let mut notes = Vec::new();
@@ -59,9 +63,8 @@ pub fn write_all(evals: &[InstanceEval], dir: &Path, title: &str) -> Result<(Vec
         let caption = format!("{label}, {title}");
         files.extend(both(dir, metric, png, &Figure::Bars { evals, kernels: &kernels, metric, caption })?);
     }
-    let curve = search_curve(evals, MAX_K);
     let caption = format!("TN after k measurements, {title}");
-    files.extend(both(dir, "search", png, &Figure::Search { evals, curve: &curve, caption })?);
+    files.extend(both(dir, "search", png, &Figure::Search { evals, curve, caption })?);
     Ok((files, notes))
 }
 
@@ -234,12 +237,13 @@ fn search<DB: DrawingBackend>(
     ];
     let values = curve.iter().flat_map(|p| lines.iter().map(move |l| (l.1)(p))).chain(flat.iter().map(|f| f.1));
     let top = values.fold(1.1_f64, f64::max) * 1.1;
+    let right = curve.len().max(1) as f64 + 0.5;
     let mut chart = ChartBuilder::on(&root)
         .caption(caption, ("sans-serif", 20))
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(65)
-        .build_cartesian_2d(0.5..(MAX_K as f64 + 0.5), (1.0..top).log_scale())
+        .build_cartesian_2d(0.5..right, (1.0..top).log_scale())
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -258,7 +262,7 @@ fn search<DB: DrawingBackend>(
         chart.draw_series(curve.iter().map(|p| Circle::new((p.k as f64, at(p)), 3, color.filled()))).map_err(err)?;
     }
     for (name, tn, color) in flat {
-        let ends = vec![(0.5, tn), (MAX_K as f64 + 0.5, tn)];
+        let ends = vec![(0.5, tn), (right, tn)];
         chart
             .draw_series(LineSeries::new(ends, color.stroke_width(1)))
             .map_err(err)?
@@ -338,7 +342,7 @@ mod tests {
     fn the_figures_show_the_baselines_and_the_search_curve() {
         let dir = tempfile::tempdir().unwrap();
         let evals = [instance("gemm", 1.2), instance("syrk", 1.5)];
-        let (files, _) = write_all(&evals, dir.path(), "test").unwrap();
+        let (files, _) = write_all(&evals, &crate::eval::search_curve(&evals, 16), dir.path(), "test").unwrap();
         let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into()).collect();
         for want in ["fig3-gemm.svg", "fig3-syrk.svg", "tn.svg", "speedup.svg", "map.svg", "search.svg"] {
             assert!(names.iter().any(|n| n == want), "{want} not in {names:?}");
