@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::compiled;
 use crate::dataset::STORED;
 use crate::features::Shape;
 use crate::gate::UntiledTraits;
@@ -47,6 +48,9 @@ pub struct ChooseOptions {
     /// Candidates T6-Search times before refining (`None`:
     /// [`crate::select::search_count`] of them).
     pub search: Option<usize>,
+    /// T1 leaves out kinds of code the compiler estimates far slower than
+    /// the best ([`crate::compiled`]).
+    pub compiled: bool,
 }
 
 /// Default of [`ChooseOptions::refine`]: the register round and two shape
@@ -67,6 +71,7 @@ impl ChooseOptions {
             cache: Compiler::cache_dir().map(|d| d.join("choices")),
             refine: REFINE_BUDGET,
             search: None,
+            compiled: false,
         }
     }
 }
@@ -142,6 +147,10 @@ pub struct Choice {
     /// tiling does not pay at these sizes.
     #[serde(default)]
     pub original: bool,
+    /// With `--compiled`: each kind of code T1 weighed and the compiler's
+    /// estimate of its floating-point lanes per cycle, highest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compiled: Vec<(String, f64)>,
     pub model: String,
     pub warnings: Vec<String>,
     #[serde(skip)]
@@ -300,8 +309,15 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         let as_written = as_written.as_ref().map(|(u, traits)| (*u, traits));
         gate_first(&model, as_written, kept_idx, features.as_deref(), &mut warnings)
     };
+    let mut estimates = Vec::new();
     let kept_idx = match opts.strategy {
         Strategy::T6Search => with_original(kept_idx, original),
+        Strategy::T1 if opts.compiled && !ruled => {
+            let strided = as_written.as_ref().is_some_and(|(_, t)| t.strided());
+            let kept;
+            (kept, estimates) = compiled_first(&a, &sizes, opts, &variants, &order, kept_idx, strided)?;
+            kept
+        }
         _ => kept_idx,
     };
     let mut kept: Vec<Kept> = kept_idx.iter().map(|&k| Kept::of(&variants[k], d, predicted[k])).collect();
@@ -354,6 +370,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         untiled,
         refined,
         original,
+        compiled: estimates,
         model: opts.model.to_string(),
         warnings,
         from_cache: false,
@@ -503,6 +520,42 @@ fn candidate_configs(
     Ok(out)
 }
 
+/// Each kind of code's name and the compiler's lanes per cycle for it.
+type Estimated = Vec<(String, f64)>;
+
+/// `kept` led by the candidate [`compiled::first_by_kind`] takes with
+/// the compiler's estimates of each kind of code among `variants`
+/// (`--compiled`), unless the untiled gate put the original first; a
+/// `strided` original is never taken. Also each kind's estimate, for the
+/// report.
+fn compiled_first(
+    a: &Analysis,
+    sizes: &Sizes,
+    opts: &ChooseOptions,
+    variants: &[Variant],
+    scores: &[f64],
+    kept: Vec<usize>,
+    strided: bool,
+) -> Result<(Vec<usize>, Estimated), Error> {
+    let gated =
+        kept.first() != ranked(scores).first() && kept.first().is_some_and(|&k| variants[k] == Variant::Untiled);
+    if gated {
+        return Ok((kept, Vec::new()));
+    }
+    let mca = compiled::Mca::find().ok_or_else(|| Error::Usage(compiled::NO_MCA.into()))?;
+    let compiler = Compiler::from_env().map_err(Error::Usage)?;
+    let session = Session::new(a, Mode::from_parallel(opts.parallel), compiler, opts.policy).map_err(Error::Usage)?;
+    let usable: Vec<usize> = (0..variants.len()).filter(|&k| !(strided && variants[k] == Variant::Untiled)).collect();
+    let kinds: Vec<Variant> = usable.iter().map(|&k| compiled::kind(&variants[k], a.tile_dims())).collect();
+    let rate = compiled::rates(&session, sizes, &kinds, &mca);
+    let usable_scores: Vec<f64> = usable.iter().map(|&k| scores[k]).collect();
+    let mut estimates: Vec<(String, f64)> = rate.iter().map(|(k, r)| (compiled::kind_label(k), *r)).collect();
+    estimates.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let Some(j) = compiled::first_by_kind(&usable_scores, &kinds, &rate) else { return Ok((kept, estimates)) };
+    let first = usable[j];
+    Ok((std::iter::once(first).chain(kept.into_iter().filter(|&k| k != first)).collect(), estimates))
+}
+
 /// The untiled original must beat the chosen tile by this factor before
 /// tss says so: it is timed once, the candidates several times.
 const UNTILED_MARGIN: f64 = 0.95;
@@ -639,6 +692,7 @@ fn cache_key(src: &str, sizes: &Sizes, opts: &ChooseOptions) -> Option<String> {
     let sizes = sizes.to_string();
     // Absent at the default, so choices cached before `--search` stay valid.
     let search = opts.search.map_or_else(String::new, |n| format!("/search{n}"));
+    let search = if opts.compiled { format!("{search}/compiled") } else { search };
     let setup = format!(
         "{}/{CHOICE_REVISION}{:?}{}{}{}{:?}{:?}{search}",
         env!("CARGO_PKG_VERSION"),

@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use crate::compiled::{Estimates, first_by_kind};
 use crate::dataset::{Record, STORED};
 use crate::features::FeatureSet;
 use crate::gate::{InstanceKey, UntiledTraits, strided_original};
@@ -33,9 +34,10 @@ use crate::stats::geo_mean;
 /// Every method a report may score; "T1 network" (the network's own first
 /// pick, before the untiled gate and the stride rule) only for a model with
 /// a gate or one that ranks the original ([`evaluate`]).
-pub const METHODS: [&str; 10] = [
+pub const METHODS: [&str; 11] = [
     "T1",
     "T1 network",
+    "T1 compiled",
     "T6-Random",
     "T6-Search",
     "tile 32",
@@ -98,6 +100,10 @@ pub struct InstanceEval {
     /// models' reports) can be replayed without training again.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parts: Option<BlendParts>,
+    /// With `--compiled`, the compiler's estimates the "T1 compiled" pick
+    /// weighed, so that other weights can be replayed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compiled: Option<Estimates>,
 }
 
 /// A blended instance's scores before blending, in `candidates`' order.
@@ -274,6 +280,7 @@ pub fn evaluate(
     records: &[Record],
     constants: &Constants,
     traits: &HashMap<InstanceKey, UntiledTraits>,
+    compiled: &HashMap<InstanceKey, Estimates>,
 ) -> Vec<InstanceEval> {
     let set = model.feature_set();
     let mut out = Vec::new();
@@ -318,6 +325,12 @@ pub fn evaluate(
         if model.meta.gate.is_some() || original.is_some() {
             scores.insert("T1 network".to_string(), score(network_first));
         }
+        if let Some(e) = compiled.get(&key) {
+            scores.insert(
+                "T1 compiled".to_string(),
+                score(compiled_pick(e, &cands, &pred, t1, (ruled.is_some(), gated), strided)),
+            );
+        }
         let mean_kept = kept.iter().map(|&k| times[k]).sum::<f64>() / kept.len() as f64;
         scores.insert("T6-Random".to_string(), score_of(mean_kept, best, baseline));
         if let Some(k) = fastest(&mut searched.iter().copied()) {
@@ -355,9 +368,34 @@ pub fn evaluate(
             ruled: ruled.is_some(),
             strided,
             parts,
+            compiled: compiled.get(&key).cloned(),
         });
     }
     out
+}
+
+/// T1 among the kinds of code the compiler's estimates `e` do not veto
+/// ([`first_by_kind`]), as `tss predict --compiled` takes it: where T1
+/// follows the cache rule (`ruled`) or the gate put the original first, T1
+/// stays; a strided original is never taken.
+fn compiled_pick(
+    e: &Estimates,
+    cands: &[&Record],
+    pred: &[f64],
+    t1: usize,
+    kept_by: (bool, bool),
+    strided: bool,
+) -> usize {
+    let (ruled, gated) = kept_by;
+    if ruled || gated && cands[t1].tile == UNTILED {
+        return t1;
+    }
+    let usable: Vec<usize> = (0..cands.len()).filter(|&k| !(strided && cands[k].tile == UNTILED)).collect();
+    let kinds: Vec<&str> =
+        usable.iter().map(|&k| e.kind_of.get(&cands[k].tile).map_or(cands[k].tile.as_str(), String::as_str)).collect();
+    let rate: HashMap<&str, f64> = e.rate.iter().map(|(k, r)| (k.as_str(), *r)).collect();
+    let scores: Vec<f64> = usable.iter().map(|&k| pred[k]).collect();
+    first_by_kind(&scores, &kinds, &rate).map_or(t1, |j| usable[j])
 }
 
 /// What the model's methods take on one instance.
@@ -737,6 +775,7 @@ mod tests {
             ruled: false,
             strided: false,
             parts: None,
+            compiled: None,
         };
         assert_eq!(e.search_order, vec![0, 2, 1]);
         let c = search_curve(&[e], 3);
@@ -777,6 +816,7 @@ mod tests {
             ruled: false,
             strided: false,
             parts: None,
+            compiled: None,
         }
     }
 

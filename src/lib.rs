@@ -20,6 +20,7 @@ pub mod adapt;
 pub mod choose;
 pub mod codegen;
 pub mod collect;
+pub mod compiled;
 pub mod config;
 pub mod dataset;
 pub mod error;

@@ -450,6 +450,14 @@ enum Command {
         /// reference every tile's output is checked against).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         search: Option<u32>,
+        /// With `--mode t1`: ask the compiler, untimed, what it makes of each kind of code
+        /// (loop order, packing, register and vector tiles): each is compiled to assembly
+        /// and LLVM's llvm-mca estimates the floating-point lanes per cycle of its hottest
+        /// loop; the model's best pick is taken among the kinds estimated at 60 % or more of
+        /// the best kind's (needs llvm-mca, Debian: llvm-19; README, "Asking the compiler").
+        /// A few seconds per nest.
+        #[arg(long)]
+        compiled: bool,
         #[command(flatten)]
         timing: TimingArgs,
         #[command(flatten)]
@@ -489,6 +497,11 @@ enum Command {
         /// of one network is unchanged).
         #[arg(long, default_value_t = 0.0, value_name = "SDS")]
         caution: f64,
+        /// Also score "T1 compiled", the pick of `tss predict --mode t1 --compiled`:
+        /// compiles every kind of code of every test instance (needs --kernels and
+        /// llvm-mca; nothing is timed).
+        #[arg(long, requires = "kernels")]
+        compiled: bool,
     },
     /// Recompute the stored features of dataset files from the kernels'
     /// sources, timing nothing: after the feature definition grows, old
@@ -951,10 +964,12 @@ fn run(cli: Cli) -> Result<(), Error> {
             no_cache,
             refine,
             search,
+            compiled,
             timing,
             caches,
         } => {
             let mut opts = ChooseOptions::new(parallel);
+            opts.compiled = compiled;
             opts.strategy = mode;
             opts.refine = refine;
             opts.search = search.map(|n| n as usize);
@@ -1066,7 +1081,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Eval { data, train, model, parallel, json, plots, kernels, caution } => {
+        Command::Eval { data, train, model, parallel, json, plots, kernels, caution, compiled } => {
             let model = model
                 .map_or(ModelSource::default_for(parallel), ModelSource::Dir)
                 .load()
@@ -1080,7 +1095,8 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             let constants = constant_tiles(&train, &model, &mode)?;
             let traits = gate_traits(&model, &records, &kernel_files(&kernels)?)?;
-            let evals = eval::evaluate(&model, &records, &constants, &traits);
+            let estimates = compiled_estimates(compiled, &records, &kernel_files(&kernels)?)?;
+            let evals = eval::evaluate(&model, &records, &constants, &traits, &estimates);
             let curve = eval::search_curve(&evals, 16);
             if json {
                 let out = serde_json::json!({
@@ -1279,6 +1295,32 @@ fn fit_ranker(
 
 /// The untiled gate's traits of `records`' instances, when `model` has a
 /// gate and `kernels` are given (else none, with a note).
+/// The compiler's estimates of every instance of `records` for `tss eval
+/// --compiled` (none without the flag), with a progress bar.
+fn compiled_estimates(
+    wanted: bool,
+    records: &[dataset::Record],
+    kernels: &[PathBuf],
+) -> Result<std::collections::HashMap<tss::gate::InstanceKey, tss::compiled::Estimates>, Error> {
+    if !wanted {
+        return Ok(Default::default());
+    }
+    let mca = tss::compiled::Mca::find().ok_or_else(|| Error::Usage(tss::compiled::NO_MCA.into()))?;
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} instances compiled, ETA {eta}",
+        )
+        .expect("template"),
+    );
+    let out = tss::compiled::estimate_records(records, kernels, &mca, |done, of| {
+        bar.set_length(of as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    out
+}
+
 fn gate_traits(
     model: &tss::model::saved::SavedModel,
     records: &[dataset::Record],
@@ -1351,7 +1393,7 @@ fn train(
         let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;
         let constants = eval::best_constant(&rows, model.feature_set());
         let traits = gate_traits(&model, &recs, &gate.kernels)?;
-        let evals = eval::evaluate(&model, &recs, &constants, &traits);
+        let evals = eval::evaluate(&model, &recs, &constants, &traits, &Default::default());
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));
         model.meta.scores["test"] = serde_json::json!({ "file": test.display().to_string(), "summary": summary });

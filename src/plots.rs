@@ -335,6 +335,7 @@ mod tests {
             ruled: false,
             strided: false,
             parts: None,
+            compiled: None,
         }
     }
 

@@ -21,6 +21,18 @@ pub fn choice(c: &Choice) -> String {
         c.kept.len(),
         if c.from_cache { ", cached" } else { "" }
     );
+    if !c.compiled.is_empty() {
+        let best: Vec<String> = c.compiled.iter().take(6).map(|(k, r)| format!("{k} {r:.1}")).collect();
+        let _ = writeln!(
+            s,
+            "  kinds of code the compiler estimates below {:.0} % of the best one's FP lanes per cycle were not \
+             taken ({} kinds compiled): {}{}",
+            tss::compiled::FLOOR * 100.0,
+            c.compiled.len(),
+            best.join(", "),
+            if c.compiled.len() > best.len() { ", ..." } else { "" }
+        );
+    }
     // A model of the per-dimension space keeps hundreds of configs: list
     // every measured one, and the best few of the rest.
     let (mut listed, mut unlisted) = (0, 0);

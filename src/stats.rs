@@ -7,9 +7,24 @@ pub fn geo_mean(values: impl IntoIterator<Item = f64>) -> f64 {
     if n == 0 { 1.0 } else { (sum / n as f64).exp() }
 }
 
+/// The median (`None` for no values).
+pub fn median(values: &[f64]) -> Option<f64> {
+    let mut t = values.to_vec();
+    t.sort_by(f64::total_cmp);
+    let n = t.len();
+    (n > 0).then(|| if n % 2 == 1 { t[n / 2] } else { (t[n / 2 - 1] + t[n / 2]) / 2.0 })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::geo_mean;
+    use super::{geo_mean, median};
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0]), Some(2.5));
+    }
 
     #[test]
     fn geo_mean_of_ratios() {

@@ -399,3 +399,26 @@ fn a_capped_model_records_its_cap_and_still_ranks() {
         }
     }
 }
+
+/// `--mode t1 --compiled` compiles each kind of code and says so; without
+/// llvm-mca it stops with one line naming what to install.
+#[test]
+fn t1_compiled_weighs_the_compilers_estimates_or_names_what_is_missing() {
+    let kernel = format!("{}/polybench/paper/matmul.c", env!("CARGO_MANIFEST_DIR"));
+    let args =
+        ["predict", &kernel, "--size", "NI=300,NJ=280,NK=260", "--mode", "t1", "--compiled", "--no-cache", "-o", "-"];
+    let (ok, out, err) = tss(&args);
+    assert!(ok, "{err}");
+    let line = err.lines().chain(out.lines()).find(|l| l.contains("kinds compiled")).unwrap_or_default();
+    assert!(line.contains("lanes per cycle"), "{out}\n{err}");
+    assert!(out.contains("TSS_T1"), "{out}");
+    let run = Command::new(env!("CARGO_BIN_EXE_tss"))
+        .args(args)
+        .env("TSS_LLVM_MCA", "/nonexistent/llvm-mca")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success());
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("llvm-mca") && err.contains("llvm-19"), "{err}");
+}

@@ -5,8 +5,9 @@
 //! stale object, and a sweep over many instances compiles each (kernel,
 //! tile) once.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The paper's flags were `-O2`; at `-O3 -march=native` tile sizes matter
@@ -92,6 +93,29 @@ impl Compiler {
         }
         std::fs::rename(&tmp, &so).map_err(|e| format!("{}: {e}", so.display()))?;
         Ok(so)
+    }
+
+    /// The assembly `$CC $CFLAGS -S` makes of `source` (not cached: it is
+    /// read once). The error is the compiler's first diagnostic line.
+    pub fn assembly(&self, source: &str, defines: &[String], openmp: bool) -> Result<String, String> {
+        let mut child = Command::new(&self.cc)
+            .args(&self.cflags)
+            .args(openmp.then_some("-fopenmp"))
+            .args(defines)
+            .args(["-x", "c", "-", "-S", "-o", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run '{}': {e}", self.cc))?;
+        child.stdin.take().expect("piped").write_all(source.as_bytes()).map_err(|e| e.to_string())?;
+        let out = child.wait_with_output().map_err(|e| format!("'{}': {e}", self.cc))?;
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            let first = err.lines().find(|l| l.contains("error")).or(err.lines().next()).unwrap_or("no message");
+            return Err(format!("{} failed: {}", self.cc, first.trim()));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 
     /// `cc --version` line and flags, for dataset metadata.

@@ -170,10 +170,7 @@ impl Timing {
         self.times.iter().copied().reduce(f64::min)
     }
     pub fn median(&self) -> Option<f64> {
-        let mut t = self.times.clone();
-        t.sort_by(f64::total_cmp);
-        (!t.is_empty())
-            .then(|| if t.len() % 2 == 1 { t[t.len() / 2] } else { (t[t.len() / 2 - 1] + t[t.len() / 2]) / 2.0 })
+        crate::stats::median(&self.times)
     }
     /// (max - min) / median: how noisy the repetitions were.
     pub fn spread(&self) -> Option<f64> {

@@ -102,6 +102,21 @@ impl<'a> Session<'a> {
         self.compiler.shared_object(&self.source(v)?, &defines, self.mode.is_parallel())
     }
 
+    /// The assembly of `v` at `sizes`, compiled as [`Session::measure`]
+    /// compiles it (the driver keeps the kernel's results alive).
+    pub fn assembly(&self, v: &Variant, sizes: &Sizes) -> Result<String, String> {
+        let mut defines = driver::defines(self.analysis, v);
+        if self.policy.sizes == SizeBinding::Constant {
+            let extents = self
+                .layout
+                .extents(self.analysis, sizes)
+                .map_err(|e| format!("{}: {e}", self.analysis.file.display()))?;
+            let params: Vec<i64> = sizes.values.iter().map(|(_, v)| *v).collect();
+            defines.extend(driver::size_defines(&params, &extents));
+        }
+        self.compiler.assembly(&self.source(v)?, &defines, self.mode.is_parallel())
+    }
+
     /// Compiles `variants` on every core (nothing is being timed meanwhile).
     pub fn compile_all(&self, variants: &[Variant], bound: &[String]) -> Vec<Result<PathBuf, String>> {
         let n = crate::machine::cores().max(1);
