@@ -43,24 +43,6 @@ from leave_family_out import ROOT, geo  # noqa: E402
 from remeasure import done_instances, kernel_file, measure, report_instances  # noqa: E402
 
 
-def label(choice):
-    """The config string of a `tss predict --json` choice, as `tss measure --tile` reads it."""
-    if choice["original"]:
-        return "untiled"
-    s = "x".join(map(str, choice["tile"]))
-    if any(u > 1 for u in choice["unroll"]):
-        s += ":" + "x".join(map(str, choice["unroll"]))
-    if not choice["sink"]:
-        s += "/nosink"
-    if choice["pack"]:
-        s += "/pack"
-    if choice["vector"]:
-        s += f"/v{choice['vector']}"
-    if choice.get("form", "stepped") != "stepped":
-        s += "/" + choice["form"]
-    return s
-
-
 def predict(tss, src, sizes, model, search, refine):
     """The pick of one T6-Search run, the measurements it made and its wall seconds (None if it failed)."""
     cmd = [tss, "predict", src, "--size", sizes, "--model", model, "--mode", "t6-search", "--refine", str(refine),
@@ -74,7 +56,7 @@ def predict(tss, src, sizes, model, search, refine):
         return None
     c = json.loads(out.stdout)
     timed = sum(k["measured"] is not None for k in c["kept"]) + max(0, len(c["refined"]) - 1)
-    return label(c), timed, time.monotonic() - start
+    return c["config"], timed, time.monotonic() - start
 
 
 def stored_picks(inst, rng):

@@ -988,8 +988,8 @@ fn run(cli: Cli) -> Result<(), Error> {
             let emitted = match emit.as_deref() {
                 Some("defines") => Some(format!("{}\n", c.defines())),
                 Some("header") => Some(c.header()),
-                Some(_) => Some(format!("{}\n", serde_json::to_string_pretty(&c).expect("json"))),
-                None if json => Some(format!("{}\n", serde_json::to_string_pretty(&c).expect("json"))),
+                Some(_) => Some(report::choice_json(&c)),
+                None if json => Some(report::choice_json(&c)),
                 None => None,
             };
             match (emitted, emit_to) {

@@ -1,8 +1,17 @@
-//! What the CLI prints for people (the `--json` forms come from serde).
+//! What the CLI prints for people (the `--json` forms come from serde, with
+//! what scripts want beside it).
 
 use std::fmt::Write;
 
 use tss::choose::Choice;
+
+/// `tss predict --json`: the choice's fields and, as `config`, the chosen
+/// config as `tss measure --tile` reads it (so scripts need not rebuild it).
+pub fn choice_json(c: &Choice) -> String {
+    let mut v = serde_json::to_value(c).expect("a choice serialises");
+    v["config"] = serde_json::Value::String(c.label());
+    format!("{}\n", serde_json::to_string_pretty(&v).expect("json"))
+}
 
 /// `tss predict`'s report: the choice, each kept candidate predicted
 /// against measured, the untiled original, and what the refinement timed.

@@ -95,11 +95,12 @@ impl Compiler {
         Ok(so)
     }
 
-    /// The assembly `$CC $CFLAGS -S` makes of `source` (not cached: it is
-    /// read once). The error is the compiler's first diagnostic line.
+    /// The assembly `$CC $CFLAGS -fPIC -S` makes of `source`, as
+    /// [`Compiler::shared_object`] compiles it (not cached: it is read once). The error is the compiler's first diagnostic line.
     pub fn assembly(&self, source: &str, defines: &[String], openmp: bool) -> Result<String, String> {
         let mut child = Command::new(&self.cc)
             .args(&self.cflags)
+            .arg("-fPIC")
             .args(openmp.then_some("-fopenmp"))
             .args(defines)
             .args(["-x", "c", "-", "-S", "-o", "-"])
