@@ -20,8 +20,9 @@ use plotters::prelude::*;
 use crate::eval::{CurvePoint, InstanceEval, summarize};
 
 /// The methods of the bar charts, model first, then the baselines.
-const METHODS: [(&str, RGBColor); 7] = [
+const METHODS: [(&str, RGBColor); 8] = [
     ("T1", RGBColor(31, 119, 180)),
+    ("T1 compiled", RGBColor(23, 190, 207)),
     ("T6-Random", RGBColor(255, 127, 14)),
     ("T6-Search", RGBColor(44, 160, 44)),
     ("constant", RGBColor(148, 103, 189)),
@@ -356,5 +357,11 @@ mod tests {
         // T1's geometric mean, sqrt(1.2 * 1.5), is a horizontal line.
         assert!(search.contains("T1, untimed (1.34)"), "{search}");
         assert!(search.contains("tile 32, untimed (3.00)"));
+        assert!(!search.contains("T1 compiled"), "only a report of `tss eval --compiled` has it");
+        let mut evals = evals;
+        evals[0].scores.insert("T1 compiled".into(), evals[0].scores["constant"].clone());
+        write_all(&evals, &crate::eval::search_curve(&evals, 16), dir.path(), "test").unwrap();
+        let tn = std::fs::read_to_string(dir.path().join("tn.svg")).unwrap();
+        assert!(tn.contains("T1 compiled"), "its bar where an instance scored it");
     }
 }
