@@ -101,7 +101,7 @@ pub struct InstanceEval {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parts: Option<BlendParts>,
     /// With `--compiled`, the compiler's estimates the "T1 compiled" pick
-    /// weighed, so that other weights can be replayed.
+    /// used, so that other floors can be replayed (`scripts/compiled_cost.py`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compiled: Option<Estimates>,
 }

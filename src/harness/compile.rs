@@ -96,7 +96,8 @@ impl Compiler {
     }
 
     /// The assembly `$CC $CFLAGS -fPIC -S` makes of `source`, as
-    /// [`Compiler::shared_object`] compiles it (not cached: it is read once). The error is the compiler's first diagnostic line.
+    /// [`Compiler::shared_object`] compiles it (not cached: it is read
+    /// once). The error is the compiler's first diagnostic line.
     pub fn assembly(&self, source: &str, defines: &[String], openmp: bool) -> Result<String, String> {
         let mut child = Command::new(&self.cc)
             .args(&self.cflags)
