@@ -969,6 +969,11 @@ fn run(cli: Cli) -> Result<(), Error> {
             caches,
         } => {
             let mut opts = ChooseOptions::new(parallel);
+            if compiled && mode != Strategy::T1 {
+                return Err(Error::Usage(format!(
+                    "--compiled applies to --mode t1, not {mode} (which times the kinds of code itself)"
+                )));
+            }
             opts.compiled = compiled;
             opts.strategy = mode;
             opts.refine = refine;

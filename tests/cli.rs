@@ -412,6 +412,9 @@ fn t1_compiled_weighs_the_compilers_estimates_or_names_what_is_missing() {
     let line = err.lines().chain(out.lines()).find(|l| l.contains("kinds compiled")).unwrap_or_default();
     assert!(line.contains("lanes per cycle"), "{out}\n{err}");
     assert!(out.contains("TSS_T1"), "{out}");
+    // The searches time every kind of code: --compiled is for t1 only.
+    let (ok, _, err) = tss(&[&args[..4], &args[6..]].concat());
+    assert!(!ok && err.contains("--compiled applies to --mode t1"), "{err}");
     let run = Command::new(env!("CARGO_BIN_EXE_tss"))
         .args(args)
         .env("TSS_LLVM_MCA", "/nonexistent/llvm-mca")
