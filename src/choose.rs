@@ -545,14 +545,13 @@ fn compiled_first(
     let mca = compiled::Mca::find().ok_or_else(|| Error::Usage(compiled::NO_MCA.into()))?;
     let compiler = Compiler::from_env().map_err(Error::Usage)?;
     let session = Session::new(a, Mode::from_parallel(opts.parallel), compiler, opts.policy).map_err(Error::Usage)?;
-    let usable: Vec<usize> = (0..variants.len()).filter(|&k| !(strided && variants[k] == Variant::Untiled)).collect();
-    let kinds: Vec<Variant> = usable.iter().map(|&k| compiled::kind(&variants[k], a.tile_dims())).collect();
-    let rate = compiled::rates(&session, sizes, &kinds, &mca);
-    let usable_scores: Vec<f64> = usable.iter().map(|&k| scores[k]).collect();
+    let allowed = |k: usize| !(strided && variants[k] == Variant::Untiled);
+    let kinds: Vec<Variant> = variants.iter().map(|v| compiled::kind(v, a.tile_dims())).collect();
+    let usable: Vec<Variant> = (0..kinds.len()).filter(|&k| allowed(k)).map(|k| kinds[k].clone()).collect();
+    let rate = compiled::rates(&session, sizes, &usable, &mca);
     let mut estimates: Vec<(String, f64)> = rate.iter().map(|(k, r)| (compiled::kind_label(k), *r)).collect();
     estimates.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let Some(j) = compiled::first_by_kind(&usable_scores, &kinds, &rate) else { return Ok((kept, estimates)) };
-    let first = usable[j];
+    let Some(first) = compiled::first_allowed(scores, &kinds, &rate, allowed) else { return Ok((kept, estimates)) };
     Ok((std::iter::once(first).chain(kept.into_iter().filter(|&k| k != first)).collect(), estimates))
 }
 

@@ -280,9 +280,22 @@ pub fn estimate_records(
 /// best kind's lanes per cycle (`rate`, by the candidates' `kinds`; a kind
 /// without an estimate stays eligible). `None` for no candidates.
 pub fn first_by_kind<K: Eq + Hash>(scores: &[f64], kinds: &[K], rate: &HashMap<K, f64>) -> Option<usize> {
-    let best = kinds.iter().filter_map(|k| rate.get(k)).copied().fold(0.0, f64::max);
+    first_allowed(scores, kinds, rate, |_| true)
+}
+
+/// [`first_by_kind`] among the candidates `allowed` keeps (the floor is
+/// set by those alone): how `tss predict` and `tss eval` leave a strided
+/// original out.
+pub fn first_allowed<K: Eq + Hash>(
+    scores: &[f64],
+    kinds: &[K],
+    rate: &HashMap<K, f64>,
+    allowed: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    let usable: Vec<usize> = (0..scores.len()).filter(|&i| allowed(i)).collect();
+    let best = usable.iter().filter_map(|&i| rate.get(&kinds[i])).copied().fold(0.0, f64::max);
     let eligible = |k: &K| rate.get(k).is_none_or(|&r| r >= FLOOR * best);
-    (0..scores.len()).filter(|&i| eligible(&kinds[i])).min_by(|&a, &b| scores[a].total_cmp(&scores[b]))
+    usable.into_iter().filter(|&i| eligible(&kinds[i])).min_by(|&a, &b| scores[a].total_cmp(&scores[b]))
 }
 
 #[cfg(test)]
@@ -362,5 +375,10 @@ mod tests {
         let rate = HashMap::from([("a", 1.0), ("b", 8.0)]);
         assert_eq!(first_by_kind(&scores, &kinds, &rate), Some(3));
         assert_eq!(first_by_kind::<&str>(&[], &[], &HashMap::new()), None);
+        // Left-out candidates neither get picked nor set the floor: without
+        // b, a is fast enough again.
+        let rate = HashMap::from([("a", 4.7), ("b", 8.0), ("c", 1.0)]);
+        assert_eq!(first_allowed(&scores, &kinds, &rate, |i| kinds[i] != "b"), Some(1));
+        assert_eq!(first_allowed(&scores, &kinds, &rate, |_| false), None);
     }
 }

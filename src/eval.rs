@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use crate::compiled::{Estimates, first_by_kind};
+use crate::compiled::{Estimates, first_allowed};
 use crate::dataset::{Record, STORED};
 use crate::features::FeatureSet;
 use crate::gate::{InstanceKey, UntiledTraits, strided_original};
@@ -375,7 +375,7 @@ pub fn evaluate(
 }
 
 /// T1 among the kinds of code the compiler's estimates `e` do not veto
-/// ([`first_by_kind`]), as `tss predict --compiled` takes it: where T1
+/// ([`first_allowed`]), as `tss predict --compiled` takes it: where T1
 /// follows the cache rule (`ruled`) or the gate put the original first, T1
 /// stays; a strided original is never taken.
 fn compiled_pick(
@@ -390,12 +390,10 @@ fn compiled_pick(
     if ruled || gated && cands[t1].tile == UNTILED {
         return t1;
     }
-    let usable: Vec<usize> = (0..cands.len()).filter(|&k| !(strided && cands[k].tile == UNTILED)).collect();
     let kinds: Vec<&str> =
-        usable.iter().map(|&k| e.kind_of.get(&cands[k].tile).map_or(cands[k].tile.as_str(), String::as_str)).collect();
+        cands.iter().map(|c| e.kind_of.get(&c.tile).map_or(c.tile.as_str(), String::as_str)).collect();
     let rate: HashMap<&str, f64> = e.rate.iter().map(|(k, r)| (k.as_str(), *r)).collect();
-    let scores: Vec<f64> = usable.iter().map(|&k| pred[k]).collect();
-    first_by_kind(&scores, &kinds, &rate).map_or(t1, |j| usable[j])
+    first_allowed(pred, &kinds, &rate, |k| !(strided && cands[k].tile == UNTILED)).unwrap_or(t1)
 }
 
 /// What the model's methods take on one instance.

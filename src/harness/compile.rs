@@ -87,9 +87,7 @@ impl Compiler {
         // The source stays beside its object, under the key, for inspection.
         let _ = std::fs::rename(&c, self.cache.join(format!("{key:016x}.c")));
         if !out.status.success() {
-            let err = String::from_utf8_lossy(&out.stderr);
-            let first = err.lines().find(|l| l.contains("error")).or(err.lines().next()).unwrap_or("no message");
-            return Err(format!("{} failed: {}", self.cc, first.trim()));
+            return Err(self.failure(&out.stderr));
         }
         std::fs::rename(&tmp, &so).map_err(|e| format!("{}: {e}", so.display()))?;
         Ok(so)
@@ -113,11 +111,17 @@ impl Compiler {
         child.stdin.take().expect("piped").write_all(source.as_bytes()).map_err(|e| e.to_string())?;
         let out = child.wait_with_output().map_err(|e| format!("'{}': {e}", self.cc))?;
         if !out.status.success() {
-            let err = String::from_utf8_lossy(&out.stderr);
-            let first = err.lines().find(|l| l.contains("error")).or(err.lines().next()).unwrap_or("no message");
-            return Err(format!("{} failed: {}", self.cc, first.trim()));
+            return Err(self.failure(&out.stderr));
         }
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// A failed compile in one line: the first that names an error, else
+    /// the first.
+    fn failure(&self, stderr: &[u8]) -> String {
+        let err = String::from_utf8_lossy(stderr);
+        let first = err.lines().find(|l| l.contains("error")).or(err.lines().next()).unwrap_or("no message");
+        format!("{} failed: {}", self.cc, first.trim())
     }
 
     /// `cc --version` line and flags, for dataset metadata.

@@ -105,16 +105,25 @@ impl<'a> Session<'a> {
     /// The assembly of `v` at `sizes`, compiled as [`Session::measure`]
     /// compiles it (the driver keeps the kernel's results alive).
     pub fn assembly(&self, v: &Variant, sizes: &Sizes) -> Result<String, String> {
+        let (params, extents) = self.bind(sizes)?;
         let mut defines = driver::defines(self.analysis, v);
-        if self.policy.sizes == SizeBinding::Constant {
-            let extents = self
-                .layout
-                .extents(self.analysis, sizes)
-                .map_err(|e| format!("{}: {e}", self.analysis.file.display()))?;
-            let params: Vec<i64> = sizes.values.iter().map(|(_, v)| *v).collect();
-            defines.extend(driver::size_defines(&params, &extents));
-        }
+        defines.extend(self.bound(&params, &extents));
         self.compiler.assembly(&self.source(v)?, &defines, self.mode.is_parallel())
+    }
+
+    /// The instance's parameter values and array extents at `sizes`.
+    fn bind(&self, sizes: &Sizes) -> Result<(Vec<i64>, Vec<Vec<i64>>), String> {
+        let extents =
+            self.layout.extents(self.analysis, sizes).map_err(|e| format!("{}: {e}", self.analysis.file.display()))?;
+        Ok((sizes.values.iter().map(|(_, v)| *v).collect(), extents))
+    }
+
+    /// The `-D` size flags of an instance (none for [`SizeBinding::Runtime`]).
+    fn bound(&self, params: &[i64], extents: &[Vec<i64>]) -> Vec<String> {
+        match self.policy.sizes {
+            SizeBinding::Constant => driver::size_defines(params, extents),
+            SizeBinding::Runtime => Vec::new(),
+        }
     }
 
     /// Compiles `variants` on every core (nothing is being timed meanwhile).
@@ -158,10 +167,10 @@ impl<'a> Session<'a> {
         baseline_reps: usize,
         mut on: impl FnMut(&Variant, Timing),
     ) -> Result<(), String> {
-        let extents =
-            self.layout.extents(self.analysis, sizes).map_err(|e| format!("{}: {e}", self.analysis.file.display()))?;
+        let (params, extents) = self.bind(sizes)?;
+        let bound = self.bound(&params, &extents);
         let base = Job {
-            params: sizes.values.iter().map(|(_, v)| *v).collect(),
+            params,
             extents,
             written: self.layout.written.clone(),
             n_scalars: self.layout.scalars.len(),
@@ -171,10 +180,6 @@ impl<'a> Session<'a> {
             best: None,
             pin: self.runner.pin(),
             element: self.analysis.scop.element,
-        };
-        let bound = match self.policy.sizes {
-            SizeBinding::Constant => driver::size_defines(&base.params, &base.extents),
-            SizeBinding::Runtime => Vec::new(),
         };
         let rounds = self.policy.rounds.max(1);
         // With several rounds, every result waits here for the later rounds,
