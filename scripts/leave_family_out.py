@@ -104,6 +104,17 @@ def read(path):
         return header, list(r)
 
 
+def estimate_table(paths):
+    """The compiler's estimates (`tss estimate`'s compiled.csv) beside `paths`,
+    which a fold's temporary files must carry for `--set compiled`; one
+    directory's only, as the table names no machine."""
+    dirs = {os.path.dirname(os.path.abspath(p)) for p in paths}
+    found = sorted(os.path.join(d, "compiled.csv") for d in dirs if os.path.exists(os.path.join(d, "compiled.csv")))
+    if len(found) > 1:
+        sys.exit(f"leave_family_out: {', '.join(found)}: several machines' estimates; pool them with tss train instead")
+    return found[0] if found else None
+
+
 def read_all(paths):
     """Rows of several files with one header (e.g. a machine's serial and
     parallel training files)."""
@@ -234,6 +245,7 @@ def main():
     held = families([f for f in args.hold_out.split(",") if f], known) or known
     header, train = read_all(args.train.split(","))
     theader, test = read(args.test)
+    table = estimate_table(args.train.split(",") + [args.test])
     ki = header.index("kernel")
     mi = header.index("mode")
     train = [r for r in train if fam.get(r[ki]) not in without]
@@ -276,6 +288,8 @@ def main():
             trp, tep, model = (os.path.join(tmp, n) for n in ("train.csv", "test.csv", "model"))
             write_rows(trp, header, tr)
             write_rows(tep, theader, te)
+            if table:
+                shutil.copy(table, os.path.join(tmp, "compiled.csv"))
             if args.models:
                 model = os.path.join(args.models, f)
                 if not os.path.isdir(model):

@@ -151,6 +151,12 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     // Shared: the guide ranks with it, then it is fine-tuned.
     let base = Rc::new(base_source.load().map_err(usage)?);
     let set = base.meta.config.feature_set;
+    if set.needs_compiler() {
+        return Err(usage(format!(
+            "tss adapt cannot tune a model of the '{set}' feature set yet (its rows would need the compiler's estimates); \
+             use a model of the 'source' set or narrower"
+        )));
+    }
     // A model that tells register tiles apart learns from the whole space.
     let space_model = set.describes_unrolling();
     let per_instance = plan.per_instance.unwrap_or(if space_model { 4 } else { 8 });

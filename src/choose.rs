@@ -8,6 +8,7 @@
 //! shapes, [`crate::refine`]). Results are cached by kernel text, sizes, model and
 //! machine, so rebuilds do not recompute them.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -258,8 +259,18 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         variants.push(Variant::Untiled);
     }
     let shape = a.shape(&sizes, here.vector_bits, here.threads(opts.parallel))?;
-    let rows: Vec<Vec<f64>> =
+    let mut rows: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
+    if set.needs_compiler() {
+        let rate = estimate_kinds(&a, &sizes, opts, &variants)?;
+        let rates = compiled::KernelRates {
+            dims: d,
+            rate: rate.iter().map(|(k, r)| (compiled::kind_label(k), Some(*r))).collect(),
+        };
+        for (row, v) in rows.iter_mut().zip(&variants) {
+            row.extend(rates.columns(&compiled::kind_label(&compiled::kind(v, d))));
+        }
+    }
     let predicted = model.predict(&rows);
     let order = blend_where_new(&model, &a, &shape, &variants, &opts.caches, &predicted, &mut warnings);
     let original = variants.iter().position(|v| matches!(v, Variant::Untiled));
@@ -542,17 +553,28 @@ fn compiled_first(
     if gated {
         return Ok((kept, Vec::new()));
     }
-    let mca = compiled::Mca::find().ok_or_else(|| Error::Usage(compiled::NO_MCA.into()))?;
-    let compiler = Compiler::from_env().map_err(Error::Usage)?;
-    let session = Session::new(a, Mode::from_parallel(opts.parallel), compiler, opts.policy).map_err(Error::Usage)?;
     let allowed = |k: usize| !(strided && variants[k] == Variant::Untiled);
     let kinds: Vec<Variant> = variants.iter().map(|v| compiled::kind(v, a.tile_dims())).collect();
     let usable: Vec<Variant> = (0..kinds.len()).filter(|&k| allowed(k)).map(|k| kinds[k].clone()).collect();
-    let rate = compiled::rates(&session, sizes, &usable, &mca);
+    let rate = estimate_kinds(a, sizes, opts, &usable)?;
     let mut estimates: Vec<(String, f64)> = rate.iter().map(|(k, r)| (compiled::kind_label(k), *r)).collect();
     estimates.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let Some(first) = compiled::first_allowed(scores, &kinds, &rate, allowed) else { return Ok((kept, estimates)) };
     Ok((std::iter::once(first).chain(kept.into_iter().filter(|&k| k != first)).collect(), estimates))
+}
+
+/// The compiler's lanes per cycle of each kind of code among `variants`
+/// ([`compiled::rates`]), or the one-line error naming what is missing.
+fn estimate_kinds(
+    a: &Analysis,
+    sizes: &Sizes,
+    opts: &ChooseOptions,
+    variants: &[Variant],
+) -> Result<HashMap<Variant, f64>, Error> {
+    let mca = compiled::Mca::find().ok_or_else(|| Error::Usage(compiled::NO_MCA.into()))?;
+    let compiler = Compiler::from_env().map_err(Error::Usage)?;
+    let session = Session::new(a, Mode::from_parallel(opts.parallel), compiler, opts.policy).map_err(Error::Usage)?;
+    Ok(compiled::rates(&session, sizes, variants, &mca))
 }
 
 /// The untiled original must beat the chosen tile by this factor before

@@ -121,13 +121,16 @@ fn instruction_lanes(s: &str) -> u32 {
 }
 
 /// What `--compiled` says where no llvm-mca is installed.
-pub const NO_MCA: &str =
-    "--compiled needs LLVM's llvm-mca (Debian: apt-get install llvm-19; or set TSS_LLVM_MCA to its path)";
+pub const NO_MCA: &str = "asking the compiler (--compiled, or a model of the 'compiled' feature set) needs LLVM's \
+     llvm-mca (Debian: apt-get install llvm-19; or set TSS_LLVM_MCA to its path)";
 
 /// LLVM's static throughput model.
 #[derive(Clone, Debug)]
 pub struct Mca {
     exe: PathBuf,
+    /// The CPU whose pipeline it models (`-mcpu`): `native`, or the CPU of
+    /// another machine's rows ([`Mca::for_cpu`]).
+    cpu: String,
 }
 
 impl Mca {
@@ -138,7 +141,7 @@ impl Mca {
     pub fn find() -> Option<Mca> {
         if let Some(p) = std::env::var_os("TSS_LLVM_MCA") {
             let exe = PathBuf::from(p);
-            return exe.exists().then_some(Mca { exe });
+            return exe.exists().then_some(Mca { exe, cpu: "native".into() });
         }
         let newest = std::fs::read_dir("/usr/lib")
             .ok()?
@@ -149,10 +152,16 @@ impl Mca {
                 exe.exists().then_some((version, exe))
             })
             .max();
-        match newest {
-            Some((_, exe)) => Some(Mca { exe }),
-            None => Command::new("llvm-mca").arg("--version").output().ok().map(|_| Mca { exe: "llvm-mca".into() }),
-        }
+        let exe = match newest {
+            Some((_, exe)) => exe,
+            None => Command::new("llvm-mca").arg("--version").output().ok().map(|_| PathBuf::from("llvm-mca"))?,
+        };
+        Some(Mca { exe, cpu: "native".into() })
+    }
+
+    /// The same model of another CPU (an LLVM CPU name, e.g. `znver3`).
+    pub fn for_cpu(self, cpu: &str) -> Mca {
+        Mca { cpu: cpu.into(), ..self }
     }
 
     /// Cycles per iteration of `body` on this CPU (its branches dropped).
@@ -160,7 +169,7 @@ impl Mca {
         const ITERATIONS: u32 = 200;
         let text: String = body.iter().filter(|s| !s.starts_with('j')).map(|s| format!("{s}\n")).collect();
         let mut child = Command::new(&self.exe)
-            .args(["-mcpu=native", &format!("-iterations={ITERATIONS}"), "-"])
+            .args([&format!("-mcpu={}", self.cpu), &format!("-iterations={ITERATIONS}"), "-"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -298,9 +307,199 @@ pub fn first_allowed<K: Eq + Hash>(
     usable.into_iter().filter(|&i| eligible(&kinds[i])).min_by(|&a, &b| scores[a].total_cmp(&scores[b]))
 }
 
+/// The file beside a directory's dataset rows holding the compiler's
+/// estimates of their kernels' kinds of code ([`Table`]): one machine's, as
+/// the rows are.
+pub const TABLE: &str = "compiled.csv";
+
+/// One kernel and mode's estimates: its band's depth (to name a row's kind)
+/// and each kind's lanes per cycle (`None`: no estimate).
+#[derive(Clone, Debug, Default)]
+pub struct KernelRates {
+    pub dims: usize,
+    pub rate: HashMap<String, Option<f64>>,
+}
+
+/// The compiler's lanes per cycle of every kind of code of a data
+/// directory's kernels, by (kernel, mode): what the `compiled` feature
+/// set's columns of stored rows are computed from ([`Table::attach`]).
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub kernels: HashMap<(String, String), KernelRates>,
+}
+
+const TABLE_HEADER: &str = "kernel,mode,dims,kind,lanes_per_cycle,cpu";
+
+impl Table {
+    /// The table of data directory `dir` (empty when it has none).
+    pub fn load(dir: &Path) -> Result<Table, String> {
+        let path = dir.join(TABLE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Table::default()),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let mut table = Table::default();
+        for (n, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
+            let bad = |why: &str| format!("{}:{}: {why}", path.display(), n + 1);
+            let f: Vec<&str> = line.split(',').collect();
+            let [kernel, mode, dims, kind, rate, _cpu] = f[..] else { return Err(bad("expected 6 fields")) };
+            let dims = dims.parse().map_err(|_| bad("bad dims"))?;
+            let rate = match rate {
+                "" => None,
+                r => Some(r.parse::<f64>().ok().filter(|r| *r > 0.0).ok_or_else(|| bad("bad lanes per cycle"))?),
+            };
+            let k = table.kernels.entry((kernel.into(), mode.into())).or_default();
+            k.dims = dims;
+            k.rate.insert(kind.into(), rate);
+        }
+        Ok(table)
+    }
+
+    /// Appends one kernel and mode's estimates to `dir`'s table file (made
+    /// with its header if new), so an interrupted estimate keeps them.
+    pub fn append(dir: &Path, kernel: &str, mode: &str, rates: &KernelRates, cpu: &str) -> Result<(), String> {
+        let path = dir.join(TABLE);
+        let new = !path.exists();
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut text = if new { format!("{TABLE_HEADER}\n") } else { String::new() };
+        let mut kinds: Vec<_> = rates.rate.iter().collect();
+        kinds.sort_by(|a, b| a.0.cmp(b.0));
+        for (kind, r) in kinds {
+            let r = r.map_or(String::new(), |r| format!("{r:.4}"));
+            text.push_str(&format!("{kernel},{mode},{},{kind},{r},{cpu}\n", rates.dims));
+        }
+        f.write_all(text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Appends the `compiled` columns to every row of `records` that has
+    /// exactly the stored features and whose kernel and mode the table
+    /// holds; other rows stay narrower (no `compiled` model ranks them).
+    pub fn attach(&self, records: &mut [Record]) {
+        let stored = crate::dataset::STORED.len();
+        for r in records.iter_mut().filter(|r| r.features.len() == stored) {
+            let Some(k) = self.kernels.get(&(r.kernel.clone(), r.mode.clone())) else { continue };
+            let Ok(v) = r.tile.parse::<Variant>() else { continue };
+            r.features.extend(k.columns(&kind_label(&kind(&v, k.dims))));
+        }
+    }
+}
+
+impl KernelRates {
+    /// The `compiled` columns of kind `label` ([`columns`]).
+    pub fn columns(&self, label: &str) -> [f64; 3] {
+        let get = |l: &str| self.rate.get(l).copied().flatten();
+        let best = self.rate.values().flatten().copied().fold(0.0, f64::max);
+        columns(get(label), get("untiled"), best)
+    }
+}
+
+/// LOG_LANES, LANES_GAIN and LANES_SHARE of a kind whose hottest loop runs
+/// `rate` lanes per cycle, where the untiled code's runs `original` and
+/// the best kind's `best`. A kind without an estimate counts as the code as
+/// written (the compiler found no floating-point loop, or failed).
+pub fn columns(rate: Option<f64>, original: Option<f64>, best: f64) -> [f64; 3] {
+    let Some(r) = rate.or(original) else { return [0.0, 0.0, 1.0] };
+    let gain = original.map_or(0.0, |o| (r / o).log2());
+    [r.log2(), gain, if best > 0.0 { (r / best).min(1.0) } else { 1.0 }]
+}
+
+/// Estimates every kernel and mode among `records` that `table` lacks: the
+/// kinds of code of all their rows, compiled at the sizes of their first
+/// instance, appended to `dir`'s table one kernel at a time (a rerun
+/// resumes). `cpu` names the CPU estimated for (`native`: this one);
+/// `progress(done, of, kernel)` after each.
+pub fn estimate_table(
+    records: &[Record],
+    kernels: &[PathBuf],
+    dir: &Path,
+    compiler: &Compiler,
+    mca: &Mca,
+    cpu: &str,
+    mut progress: impl FnMut(usize, usize, &str),
+) -> Result<usize, Error> {
+    let done = Table::load(dir).map_err(Error::Usage)?;
+    let mut todo: std::collections::BTreeMap<(String, String), (String, Vec<&str>)> = Default::default();
+    for r in records.iter().filter(|r| !done.kernels.contains_key(&(r.kernel.clone(), r.mode.clone()))) {
+        let e = todo.entry((r.kernel.clone(), r.mode.clone())).or_insert_with(|| (r.sizes.clone(), Vec::new()));
+        e.0 = e.0.clone().min(r.sizes.clone());
+        e.1.push(&r.tile);
+    }
+    let mut sources = Sources::new(kernels);
+    let of = todo.len();
+    for (n, ((kernel, mode), (sizes, tiles))) in todo.iter().enumerate() {
+        let parallel = mode == "parallel";
+        let a = sources.analysis(kernel, parallel)?.ok_or_else(|| Error::Usage(Sources::unknown(kernel)))?;
+        let at = |e: String| Error::Usage(format!("{kernel} at {sizes}: {e}"));
+        let sizes = Sizes::parse(&a.scop.params, sizes).map_err(at)?;
+        let session =
+            Session::new(a, Mode::from_parallel(parallel), compiler.clone(), Policy::default()).map_err(at)?;
+        let variants: Vec<Variant> = tiles.iter().filter_map(|t| t.parse().ok()).collect();
+        let d = a.tile_dims();
+        let got = rates(&session, &sizes, &variants, mca);
+        let mut k = KernelRates { dims: d, rate: HashMap::new() };
+        for v in &variants {
+            let kv = kind(v, d);
+            k.rate.insert(kind_label(&kv), got.get(&kv).copied());
+        }
+        Table::append(dir, kernel, mode, &k, cpu).map_err(Error::Usage)?;
+        progress(n + 1, of, kernel);
+    }
+    Ok(of)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_are_the_kinds_rate_its_gain_over_the_original_and_its_share_of_the_best() {
+        assert_eq!(columns(Some(8.0), Some(2.0), 16.0), [3.0, 2.0, 0.5]);
+        // No estimate: the kind counts as the code as written.
+        assert_eq!(columns(None, Some(2.0), 8.0), [1.0, 0.0, 0.25]);
+        assert_eq!(columns(None, None, 0.0), [0.0, 0.0, 1.0]);
+        assert_eq!(columns(Some(4.0), None, 4.0), [2.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn a_table_survives_its_file_and_gives_stored_rows_their_compiled_columns() {
+        use crate::dataset::STORED;
+        let dir = tempfile::tempdir().unwrap();
+        let rates = KernelRates {
+            dims: 3,
+            rate: [("untiled", Some(2.0)), ("tiled", Some(4.0)), (":4x4x1/pack", Some(16.0)), ("/pack", None)]
+                .into_iter()
+                .map(|(k, r)| (k.to_string(), r))
+                .collect(),
+        };
+        Table::append(dir.path(), "matmul", "serial", &rates, "native").unwrap();
+        Table::append(dir.path(), "other", "serial", &KernelRates { dims: 2, rate: HashMap::new() }, "native").unwrap();
+        let table = Table::load(dir.path()).unwrap();
+        assert_eq!(table.kernels.len(), 1, "a kernel without kinds writes no lines");
+        let row = |tile: &str, features: usize| Record {
+            tile: tile.into(),
+            features: vec![0.5; features],
+            ..crate::dataset::tests::rec(tile)
+        };
+        let mut rows =
+            vec![row("64x32x8:4x4x1/pack", STORED.len()), row("16", STORED.len()), row("untiled", STORED.len())];
+        rows.push(row("8x8x8/pack", STORED.len()));
+        rows.push(row("16", STORED.len() - 1));
+        table.attach(&mut rows);
+        let tail = |r: &Record| r.features[STORED.len()..].to_vec();
+        assert_eq!(tail(&rows[0]), vec![4.0, 3.0, 1.0]);
+        assert_eq!(tail(&rows[1]), vec![2.0, 1.0, 0.25]);
+        assert_eq!(tail(&rows[2]), vec![1.0, 0.0, 0.125]);
+        assert_eq!(tail(&rows[3]), vec![1.0, 0.0, 0.125], "a kind without an estimate is the original");
+        assert_eq!(rows[4].features.len(), STORED.len() - 1, "narrower rows stay as they are");
+        std::fs::write(dir.path().join(TABLE), "kernel,mode,dims,kind,lanes_per_cycle,cpu\nmm,serial,x,a,1,n\n")
+            .unwrap();
+        assert!(Table::load(dir.path()).unwrap_err().ends_with("compiled.csv:2: bad dims"));
+    }
 
     #[test]
     fn lanes_count_vector_width_element_size_and_fma_twice() {

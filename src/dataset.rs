@@ -228,15 +228,20 @@ pub fn load(path: &Path) -> Result<Vec<Record>, String> {
 
 /// Reads several files (e.g. a glob's matches) into one list, each row
 /// carrying its directory's CPU family and model ([`Meta::cpu_id`]), so that
-/// the same sizes timed on two CPUs of one name stay two instances.
+/// the same sizes timed on two CPUs of one name stay two instances, and the
+/// `compiled` columns its directory's compiler estimates give it
+/// ([`crate::compiled::Table`]). For reading only: [`rewrite`] stores
+/// [`STORED`]'s columns.
 pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
     let mut out = Vec::new();
     for p in paths {
         let id = machine_of(p)?.and_then(|d| d.cpu_id()).unwrap_or_default();
-        out.extend(load(p)?.into_iter().map(|mut r| {
+        let mut rows = load(p)?;
+        for r in &mut rows {
             r.meta.cpu_id.clone_from(&id);
-            r
-        }));
+        }
+        crate::compiled::Table::load(dir_of(p))?.attach(&mut rows);
+        out.extend(rows);
     }
     Ok(out)
 }

@@ -516,6 +516,29 @@ enum Command {
         #[arg(long, value_delimiter = ',', required = true, value_name = "FILES")]
         kernels: Vec<PathBuf>,
     },
+    /// Ask the compiler, timing nothing, for the lanes per cycle of every kind
+    /// of code of the kernels of dataset rows: gcc compiles each kind, llvm-mca
+    /// estimates its hottest loop (README, "Asking the compiler"). The estimates
+    /// go to compiled.csv beside the rows, where training and `tss eval` read the
+    /// `compiled` feature set's columns from. Resumable: kernels already
+    /// estimated are skipped.
+    Estimate {
+        /// Dataset CSVs (each beside its directory's machine.json).
+        #[arg(required = true, value_name = "CSV")]
+        data: Vec<PathBuf>,
+        /// Kernel files (or directories of `.c` files) the rows were measured on,
+        /// found by file stem; comma-separated or repeated.
+        #[arg(long, value_delimiter = ',', required = true, value_name = "FILES")]
+        kernels: Vec<PathBuf>,
+        /// Rows of another machine: compile for this CPU (gcc's -march, e.g.
+        /// znver3, sapphirerapids) in place of the rows' -march=native.
+        #[arg(long, value_name = "CPU")]
+        march: Option<String>,
+        /// The CPU llvm-mca models for those rows, when LLVM names it otherwise
+        /// than gcc (default: --march, or native).
+        #[arg(long, value_name = "CPU", requires = "march")]
+        mcpu: Option<String>,
+    },
     /// Fit a model to this machine in minutes: time a sample of candidates
     /// of the paper's kernels (or `--kernels`) here (resumable; rows kept in
     /// the cache), fine-tune the model on them, and save it. The built-in
@@ -1072,6 +1095,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
+        Command::Estimate { data, kernels, march, mcpu } => estimate(&data, &kernel_files(&kernels)?, march, mcpu),
         Command::Refeature { data, kernels } => {
             let kernels = kernel_files(&kernels)?;
             for path in &data {
@@ -1298,8 +1322,65 @@ fn fit_ranker(
     Ok(Some(r))
 }
 
-/// The untiled gate's traits of `records`' instances, when `model` has a
-/// gate and `kernels` are given (else none, with a note).
+/// `tss estimate`: the compiler's table of each data directory among
+/// `data`, for this machine or, with `march`, for the rows' own CPU.
+fn estimate(data: &[PathBuf], kernels: &[PathBuf], march: Option<String>, mcpu: Option<String>) -> Result<(), Error> {
+    let mut dirs: Vec<PathBuf> = data.iter().map(|p| p.parent().unwrap_or(Path::new(".")).to_path_buf()).collect();
+    dirs.dedup();
+    let mca = tss::compiled::Mca::find().ok_or_else(|| Error::Usage(tss::compiled::NO_MCA.into()))?;
+    let here_cc = Compiler::from_env().map_err(Error::Usage)?;
+    let here = tss::machine::Descriptor::detect(&here_cc.version, &here_cc.flags());
+    for dir in dirs {
+        let files: Vec<PathBuf> =
+            data.iter().filter(|p| p.parent().unwrap_or(Path::new(".")) == dir).cloned().collect();
+        let theirs = dataset::machine_in(&dir).map_err(Error::Usage)?;
+        let (compiler, cpu) = match (&march, &theirs) {
+            (Some(m), Some(t)) => {
+                let flags = t.cflags.replace("-march=native", &format!("-march={m}"));
+                let cache = Compiler::cache_dir().unwrap_or_else(|| std::env::temp_dir().join("tss")).join("objects");
+                (Compiler::new(&here_cc.cc, &flags, cache).map_err(Error::Usage)?, mcpu.clone().unwrap_or(m.clone()))
+            }
+            (Some(_), None) => {
+                return Err(Error::Usage(format!(
+                    "{}: no machine.json, so no flags to compile for --march",
+                    dir.display()
+                )));
+            }
+            (None, Some(t)) if !t.differences(&here).is_empty() => {
+                return Err(Error::Usage(format!(
+                    "{}: rows of {}, but this machine is {} (differs in {}): name their CPU with --march (e.g. znver3)",
+                    dir.display(),
+                    t.summary(),
+                    here.summary(),
+                    t.differences(&here).join(", ")
+                )));
+            }
+            (None, _) => (here_cc.clone(), "native".to_string()),
+        };
+        let records = dataset::load_all(&files).map_err(Error::Usage)?;
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} kernels {msg}, ETA {eta}",
+            )
+            .expect("template"),
+        );
+        let mca = mca.clone().for_cpu(&cpu);
+        let n = tss::compiled::estimate_table(&records, kernels, &dir, &compiler, &mca, &cpu, |done, of, k| {
+            bar.set_length(of as u64);
+            bar.set_position(done as u64);
+            bar.set_message(k.to_string());
+        })?;
+        bar.finish_and_clear();
+        eprintln!(
+            "tss: {}: {n} kernels estimated for {cpu} ({})",
+            dir.join(tss::compiled::TABLE).display(),
+            compiler.version
+        );
+    }
+    Ok(())
+}
+
 /// The compiler's estimates of every instance of `records` for `tss eval
 /// --compiled` (none without the flag), with a progress bar.
 fn compiled_estimates(
@@ -1326,6 +1407,8 @@ fn compiled_estimates(
     out
 }
 
+/// The untiled gate's traits of `records`' instances, when `model` has a
+/// gate and `kernels` are given (else none, with a note).
 fn gate_traits(
     model: &tss::model::saved::SavedModel,
     records: &[dataset::Record],
@@ -1395,7 +1478,7 @@ fn train(
         model.meta.ranker = fit_ranker(&model, &rows)?;
     }
     if let Some(test) = test {
-        let recs: Vec<_> = dataset::load(test).map_err(Error::Usage)?;
+        let recs: Vec<_> = dataset::load_all(&[test.to_path_buf()]).map_err(Error::Usage)?;
         let constants = eval::best_constant(&rows, model.feature_set());
         let traits = gate_traits(&model, &recs, &gate.kernels)?;
         let evals = eval::evaluate(&model, &recs, &constants, &traits, &Default::default());

@@ -425,3 +425,50 @@ fn t1_compiled_weighs_the_compilers_estimates_or_names_what_is_missing() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("llvm-mca") && err.contains("llvm-19"), "{err}");
 }
+
+/// `tss estimate` gives rows the compiler's columns: a model of the
+/// `compiled` set trains and evaluates on them, and `tss predict` with it
+/// compiles the candidates' kinds of code. Rows of another machine need the
+/// CPU to compile for.
+#[test]
+fn compiled_features_come_from_the_estimate_table_and_from_compiling() {
+    let dir = tempfile::tempdir().unwrap();
+    let z = "data/amd-epyc-avx512-l2-1m/harness3-constant";
+    let machine = std::fs::read_to_string(format!("{z}/machine.json")).unwrap();
+    let other = machine.replace("\"AMD EPYC\"", "\"Imaginary CPU\"");
+    std::fs::write(dir.path().join("machine.json"), other).unwrap();
+    let rows = write(&dir, "serial.csv", &head_rows(&format!("{z}/corpus-serial-train.csv"), 96));
+    let kernels = "corpus/blas";
+    let (ok, _, err) = tss(&["estimate", &rows, "--kernels", kernels]);
+    assert!(!ok && err.contains("Imaginary CPU") && err.contains("--march"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let (ok, _, err) = tss(&["estimate", &rows, "--kernels", kernels, "--march", "native"]);
+    assert!(ok && err.contains("2 kernels estimated"), "{err}");
+    let table = std::fs::read_to_string(dir.path().join("compiled.csv")).unwrap();
+    assert!(table.lines().any(|l| l.starts_with("atax,serial,2,untiled,")), "{table}");
+    // Resumed: nothing left to estimate.
+    let (ok, _, err) = tss(&["estimate", &rows, "--kernels", kernels, "--march", "native"]);
+    assert!(ok && err.contains("0 kernels estimated"), "{err}");
+    let out = dir.path().join("m");
+    let out = out.to_str().unwrap();
+    let (ok, _, err) = tss(&["train", "--data", &rows, "--out", out, "--set", "compiled", "--epochs", "3"]);
+    assert!(ok, "{err}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{out}/model.json")).unwrap()).unwrap();
+    let names: Vec<&str> = meta["feature_names"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(&names[names.len() - 3..], ["LOG_LANES", "LANES_GAIN", "LANES_SHARE"]);
+    let (ok, report, err) = tss(&["eval", "--model", out, "--data", &rows, "--train", &rows]);
+    assert!(ok && report.contains("T1"), "{err}");
+    let kernel = format!("{}/corpus/blas/atax.c", env!("CARGO_MANIFEST_DIR"));
+    let args = ["predict", &kernel, "--size", "M=300,N=280", "--model", out, "--mode", "t1", "--no-cache", "-o", "-"];
+    let (ok, code, err) = tss(&args);
+    assert!(ok && code.contains("kernel_atax"), "{err}");
+    let run = Command::new(env!("CARGO_BIN_EXE_tss"))
+        .args(args)
+        .env("TSS_LLVM_MCA", "/nonexistent/llvm-mca")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && err.contains("llvm-19"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -124,6 +124,14 @@ pub enum FeatureSet {
     /// the outer ones). Held out by family, the untiled-or-tiled call is
     /// about a third of the first pick's error (README, "Results").
     Source,
+    /// `source`, then what the compiler makes of the config's kind of code
+    /// ([`crate::compiled`]): the log2 of its hottest loop's floating-point
+    /// lanes per cycle by `llvm-mca`, the log2 of that over the untiled
+    /// code's, and its share of the best kind's. No source feature sees
+    /// whether gcc vectorises a kind; these come from the compiler, not
+    /// from [`Kernel::vector`], which stops at `source`: rows take them from
+    /// their directory's `compiled.csv`, `tss predict` from compiling.
+    Compiled,
 }
 
 const PAPER_NAMES: [&str; 29] = [
@@ -142,8 +150,9 @@ const PACK_EXTRA: [&str; 1] = ["PACKED"];
 const VECTOR_EXTRA: [&str; 3] = ["V_GROUPS", "V_ROWS", "V_FILL"];
 const PARALLEL_EXTRA: [&str; 3] = ["LOG_THREADS", "LOG_PAR_UNITS", "PAR_IDLE"];
 const SOURCE_EXTRA: [&str; 4] = ["SRC_UNIT", "SRC_STRIDED", "SRC_REDUCTIONS", "SKEWED"];
+const COMPILED_EXTRA: [&str; 3] = ["LOG_LANES", "LANES_GAIN", "LANES_SHARE"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 10] = [
+const WIDER: [(FeatureSet, &[&str]); 11] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
@@ -154,6 +163,7 @@ const WIDER: [(FeatureSet, &[&str]); 10] = [
     (FeatureSet::Vector, &VECTOR_EXTRA),
     (FeatureSet::Parallel, &PARALLEL_EXTRA),
     (FeatureSet::Source, &SOURCE_EXTRA),
+    (FeatureSet::Compiled, &COMPILED_EXTRA),
 ];
 
 impl FeatureSet {
@@ -195,6 +205,12 @@ impl FeatureSet {
     pub fn is_empty(self) -> bool {
         false
     }
+
+    /// Whether a model of the set needs the compiler's estimates of each
+    /// candidate's kind of code (`llvm-mca`), which no source analysis gives.
+    pub fn needs_compiler(self) -> bool {
+        self >= FeatureSet::Compiled
+    }
 }
 
 impl fmt::Display for FeatureSet {
@@ -211,6 +227,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Vector => "vector",
             FeatureSet::Parallel => "parallel",
             FeatureSet::Source => "source",
+            FeatureSet::Compiled => "compiled",
         })
     }
 }
@@ -230,8 +247,9 @@ impl FromStr for FeatureSet {
             "vector" => Ok(FeatureSet::Vector),
             "parallel" => Ok(FeatureSet::Parallel),
             "source" => Ok(FeatureSet::Source),
+            "compiled" => Ok(FeatureSet::Compiled),
             _ => Err(format!(
-                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector, parallel or source)"
+                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector, parallel, source or compiled)"
             )),
         }
     }
@@ -501,7 +519,8 @@ impl Kernel {
 
     /// The feature vector of one candidate config (`None`: the untiled
     /// original, which is the 1x1x1 tile to the narrower sets), in `set`'s
-    /// order.
+    /// order; for `compiled`, the `source` prefix ([`crate::compiled::columns`]
+    /// adds the rest).
     pub fn vector(&self, set: FeatureSet, shape: &Shape, config: Option<&Config>, caches: &Caches) -> Vec<f64> {
         if let Some(c) = config
             && let Some((_, view)) = self.views.iter().find(|(key, _)| *key == (c.sink || !self.sinks, c.pack))
