@@ -261,8 +261,10 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let shape = a.shape(&sizes, here.vector_bits, here.threads(opts.parallel))?;
     let mut rows: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
-    if set.needs_compiler() {
-        let rate = estimate_kinds(&a, &sizes, opts, &variants)?;
+    // A model of the `compiled` set reads each kind's estimate; `--compiled`
+    // reuses them below.
+    let kind_rates = if set.needs_compiler() { Some(estimate_kinds(&a, &sizes, opts, &variants)?) } else { None };
+    if let Some(rate) = &kind_rates {
         let rates = compiled::KernelRates {
             dims: d,
             rate: rate.iter().map(|(k, r)| (compiled::kind_label(k), Some(*r))).collect(),
@@ -326,7 +328,12 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         Strategy::T1 if opts.compiled && !ruled => {
             let strided = as_written.as_ref().is_some_and(|(_, t)| t.strided());
             let kept;
-            (kept, estimates) = compiled_first(&a, &sizes, opts, &variants, &order, kept_idx, strided)?;
+            // The kinds the model's features were estimated for need no second compile.
+            let estimate = |usable: &[Variant]| match &kind_rates {
+                Some(all) => Ok(all.iter().filter(|(k, _)| usable.contains(k)).map(|(k, r)| (k.clone(), *r)).collect()),
+                None => estimate_kinds(&a, &sizes, opts, usable),
+            };
+            (kept, estimates) = compiled_first(d, &variants, &order, kept_idx, strided, estimate)?;
             kept
         }
         _ => kept_idx,
@@ -540,13 +547,12 @@ type Estimated = Vec<(String, f64)>;
 /// `strided` original is never taken. Also each kind's estimate, for the
 /// report.
 fn compiled_first(
-    a: &Analysis,
-    sizes: &Sizes,
-    opts: &ChooseOptions,
+    d: usize,
     variants: &[Variant],
     scores: &[f64],
     kept: Vec<usize>,
     strided: bool,
+    estimate: impl FnOnce(&[Variant]) -> Result<HashMap<Variant, f64>, Error>,
 ) -> Result<(Vec<usize>, Estimated), Error> {
     let gated =
         kept.first() != ranked(scores).first() && kept.first().is_some_and(|&k| variants[k] == Variant::Untiled);
@@ -554,9 +560,9 @@ fn compiled_first(
         return Ok((kept, Vec::new()));
     }
     let allowed = |k: usize| !(strided && variants[k] == Variant::Untiled);
-    let kinds: Vec<Variant> = variants.iter().map(|v| compiled::kind(v, a.tile_dims())).collect();
+    let kinds: Vec<Variant> = variants.iter().map(|v| compiled::kind(v, d)).collect();
     let usable: Vec<Variant> = (0..kinds.len()).filter(|&k| allowed(k)).map(|k| kinds[k].clone()).collect();
-    let rate = estimate_kinds(a, sizes, opts, &usable)?;
+    let rate = estimate(&usable)?;
     let mut estimates: Vec<(String, f64)> = rate.iter().map(|(k, r)| (compiled::kind_label(k), *r)).collect();
     estimates.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let Some(first) = compiled::first_allowed(scores, &kinds, &rate, allowed) else { return Ok((kept, estimates)) };

@@ -1167,6 +1167,12 @@ fn features(
     json: bool,
     caches: &Caches,
 ) -> Result<(), Error> {
+    if set.needs_compiler() {
+        return Err(Error::Usage(format!(
+            "--set {set}: its last columns come from the compiler, not the source (tss estimate, or tss predict with \
+             such a model); tss features prints up to --set source"
+        )));
+    }
     let a = tss::analyze(file, &read(file)?, false)?;
     let sizes = Sizes::parse(&a.scop.params, size).map_err(Error::Usage)?;
     let ps = a.extents(&sizes)?;

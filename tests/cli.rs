@@ -439,6 +439,12 @@ fn compiled_features_come_from_the_estimate_table_and_from_compiling() {
     std::fs::write(dir.path().join("machine.json"), other).unwrap();
     let rows = write(&dir, "serial.csv", &head_rows(&format!("{z}/corpus-serial-train.csv"), 96));
     let kernels = "corpus/blas";
+    let out = dir.path().join("m");
+    let out = out.to_str().unwrap();
+    let (ok, _, err) = tss(&["train", "--data", &rows, "--out", out, "--set", "compiled", "--epochs", "3"]);
+    assert!(!ok && err.contains("run tss estimate"), "{err}");
+    let (ok, _, err) = tss(&["features", "corpus/blas/atax.c", "--size", "M=64,N=64", "--set", "compiled"]);
+    assert!(!ok && err.contains("tss features prints up to --set source"), "{err}");
     let (ok, _, err) = tss(&["estimate", &rows, "--kernels", kernels]);
     assert!(!ok && err.contains("Imaginary CPU") && err.contains("--march"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -449,8 +455,6 @@ fn compiled_features_come_from_the_estimate_table_and_from_compiling() {
     // Resumed: nothing left to estimate.
     let (ok, _, err) = tss(&["estimate", &rows, "--kernels", kernels, "--march", "native"]);
     assert!(ok && err.contains("0 kernels estimated"), "{err}");
-    let out = dir.path().join("m");
-    let out = out.to_str().unwrap();
     let (ok, _, err) = tss(&["train", "--data", &rows, "--out", out, "--set", "compiled", "--epochs", "3"]);
     assert!(ok, "{err}");
     let meta: serde_json::Value =
@@ -460,8 +464,11 @@ fn compiled_features_come_from_the_estimate_table_and_from_compiling() {
     let (ok, report, err) = tss(&["eval", "--model", out, "--data", &rows, "--train", &rows]);
     assert!(ok && report.contains("T1"), "{err}");
     let kernel = format!("{}/corpus/blas/atax.c", env!("CARGO_MANIFEST_DIR"));
-    let args = ["predict", &kernel, "--size", "M=300,N=280", "--model", out, "--mode", "t1", "--no-cache", "-o", "-"];
+    let args = ["predict", &kernel, "--size", "M=2400,N=2800", "--model", out, "--mode", "t1", "--no-cache", "-o", "-"];
     let (ok, code, err) = tss(&args);
+    assert!(ok && code.contains("kernel_atax"), "{err}");
+    // --compiled vetoes with the estimates the features were made of.
+    let (ok, code, err) = tss(&[&args[..], &["--compiled"]].concat());
     assert!(ok && code.contains("kernel_atax"), "{err}");
     let run = Command::new(env!("CARGO_BIN_EXE_tss"))
         .args(args)

@@ -226,7 +226,8 @@ struct Member {
 
 pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Result<Trained, String> {
     if samples.is_empty() {
-        return Err("no usable rows (status ok, tiled, with features) to train on".into());
+        let hint = if cfg.feature_set.needs_compiler() { "; run tss estimate on the rows first" } else { "" };
+        return Err(format!("no usable rows (status ok, tiled, with features) to train on{hint}"));
     }
     check_loss(cfg)?;
     let (tr, va) = split(samples, cfg);
