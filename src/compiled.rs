@@ -264,17 +264,13 @@ pub fn estimate_records(
     let mut out = HashMap::new();
     for (done, key) in keys.iter().enumerate() {
         let (kernel, mode, sizes) = key;
-        let parallel = mode == "parallel";
-        let a = sources.analysis(kernel, parallel)?.ok_or_else(|| Error::Usage(Sources::unknown(kernel)))?;
-        let at = |e: String| Error::Usage(format!("{kernel} at {sizes}: {e}"));
-        let sizes = Sizes::parse(&a.scop.params, sizes).map_err(at)?;
-        let session =
-            Session::new(a, Mode::from_parallel(parallel), compiler.clone(), Policy::default()).map_err(at)?;
+        let (session, sizes) = session_at(&mut sources, kernel, mode, sizes, &compiler)?;
+        let d = session.analysis.tile_dims();
         let mut variants = Vec::new();
         let mut kind_of = HashMap::new();
         for t in &tiles[*key] {
-            let v: Variant = t.parse().map_err(at)?;
-            kind_of.insert(t.to_string(), kind(&v, a.tile_dims()).to_string());
+            let v: Variant = t.parse().map_err(|e: String| Error::Usage(format!("{kernel}: {e}")))?;
+            kind_of.insert(t.to_string(), kind(&v, d).to_string());
             variants.push(v);
         }
         let rate = rates(&session, &sizes, &variants, mca).into_iter().map(|(k, r)| (k.to_string(), r)).collect();
@@ -282,6 +278,24 @@ pub fn estimate_records(
         progress(done + 1, keys.len());
     }
     Ok(out)
+}
+
+/// A session compiling `kernel` in `mode` (`serial`, `parallel`) with
+/// `compiler`, and `sizes` bound to its parameters: where rows' kinds of
+/// code are compiled from.
+fn session_at<'a>(
+    sources: &'a mut Sources,
+    kernel: &str,
+    mode: &str,
+    sizes: &str,
+    compiler: &Compiler,
+) -> Result<(Session<'a>, Sizes), Error> {
+    let parallel = mode == "parallel";
+    let a = sources.analysis(kernel, parallel)?.ok_or_else(|| Error::Usage(Sources::unknown(kernel)))?;
+    let at = |e: String| Error::Usage(format!("{kernel} at {sizes}: {e}"));
+    let sizes = Sizes::parse(&a.scop.params, sizes).map_err(at)?;
+    let session = Session::new(a, Mode::from_parallel(parallel), compiler.clone(), Policy::default()).map_err(at)?;
+    Ok((session, sizes))
 }
 
 /// The best-scored candidate (lowest of the model's `scores`) among those
@@ -432,14 +446,9 @@ pub fn estimate_table(
     let mut sources = Sources::new(kernels);
     let of = todo.len();
     for (n, ((kernel, mode), (sizes, tiles))) in todo.iter().enumerate() {
-        let parallel = mode == "parallel";
-        let a = sources.analysis(kernel, parallel)?.ok_or_else(|| Error::Usage(Sources::unknown(kernel)))?;
-        let at = |e: String| Error::Usage(format!("{kernel} at {sizes}: {e}"));
-        let sizes = Sizes::parse(&a.scop.params, sizes).map_err(at)?;
-        let session =
-            Session::new(a, Mode::from_parallel(parallel), compiler.clone(), Policy::default()).map_err(at)?;
+        let (session, sizes) = session_at(&mut sources, kernel, mode, sizes, compiler)?;
         let variants: Vec<Variant> = tiles.iter().filter_map(|t| t.parse().ok()).collect();
-        let d = a.tile_dims();
+        let d = session.analysis.tile_dims();
         let got = rates(&session, &sizes, &variants, mca);
         let mut k = KernelRates { dims: d, rate: HashMap::new() };
         for v in &variants {
