@@ -440,7 +440,9 @@ pub fn estimate_table(
     let mut todo: std::collections::BTreeMap<(String, String), (String, Vec<&str>)> = Default::default();
     for r in records.iter().filter(|r| !done.kernels.contains_key(&(r.kernel.clone(), r.mode.clone()))) {
         let e = todo.entry((r.kernel.clone(), r.mode.clone())).or_insert_with(|| (r.sizes.clone(), Vec::new()));
-        e.0 = e.0.clone().min(r.sizes.clone());
+        if r.sizes < e.0 {
+            e.0.clone_from(&r.sizes);
+        }
         e.1.push(&r.tile);
     }
     let mut sources = Sources::new(kernels);

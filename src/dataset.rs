@@ -386,7 +386,7 @@ pub fn machine_path(path: &Path) -> PathBuf {
 }
 
 /// The directory that holds data file `path` (`.` for a bare file name).
-fn dir_of(path: &Path) -> &Path {
+pub fn dir_of(path: &Path) -> &Path {
     path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
 

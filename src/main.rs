@@ -1331,20 +1331,19 @@ fn fit_ranker(
 /// `tss estimate`: the compiler's table of each data directory among
 /// `data`, for this machine or, with `march`, for the rows' own CPU.
 fn estimate(data: &[PathBuf], kernels: &[PathBuf], march: Option<String>, mcpu: Option<String>) -> Result<(), Error> {
-    let mut dirs: Vec<PathBuf> = data.iter().map(|p| p.parent().unwrap_or(Path::new(".")).to_path_buf()).collect();
+    let mut dirs: Vec<&Path> = data.iter().map(|p| dataset::dir_of(p)).collect();
+    dirs.sort();
     dirs.dedup();
     let mca = tss::compiled::Mca::find().ok_or_else(|| Error::Usage(tss::compiled::NO_MCA.into()))?;
     let here_cc = Compiler::from_env().map_err(Error::Usage)?;
     let here = tss::machine::Descriptor::detect(&here_cc.version, &here_cc.flags());
     for dir in dirs {
-        let files: Vec<PathBuf> =
-            data.iter().filter(|p| p.parent().unwrap_or(Path::new(".")) == dir).cloned().collect();
-        let theirs = dataset::machine_in(&dir).map_err(Error::Usage)?;
+        let files: Vec<PathBuf> = data.iter().filter(|p| dataset::dir_of(p) == dir).cloned().collect();
+        let theirs = dataset::machine_in(dir).map_err(Error::Usage)?;
         let (compiler, cpu) = match (&march, &theirs) {
             (Some(m), Some(t)) => {
                 let flags = t.cflags.replace("-march=native", &format!("-march={m}"));
-                let cache = Compiler::cache_dir().unwrap_or_else(|| std::env::temp_dir().join("tss")).join("objects");
-                (Compiler::new(&here_cc.cc, &flags, cache).map_err(Error::Usage)?, mcpu.clone().unwrap_or(m.clone()))
+                (here_cc.with_cflags(&flags), mcpu.clone().unwrap_or(m.clone()))
             }
             (Some(_), None) => {
                 return Err(Error::Usage(format!(
@@ -1352,16 +1351,20 @@ fn estimate(data: &[PathBuf], kernels: &[PathBuf], march: Option<String>, mcpu: 
                     dir.display()
                 )));
             }
-            (None, Some(t)) if !t.differences(&here).is_empty() => {
-                return Err(Error::Usage(format!(
-                    "{}: rows of {}, but this machine is {} (differs in {}): name their CPU with --march (e.g. znver3)",
-                    dir.display(),
-                    t.summary(),
-                    here.summary(),
-                    t.differences(&here).join(", ")
-                )));
-            }
-            (None, _) => (here_cc.clone(), "native".to_string()),
+            (None, Some(t)) => match t.differences(&here) {
+                diffs if diffs.is_empty() => (here_cc.clone(), "native".to_string()),
+                diffs => {
+                    return Err(Error::Usage(format!(
+                        "{}: rows of {}, but this machine is {} (differs in {}): name their CPU with --march (e.g. \
+                         znver3)",
+                        dir.display(),
+                        t.summary(),
+                        here.summary(),
+                        diffs.join(", ")
+                    )));
+                }
+            },
+            (None, None) => (here_cc.clone(), "native".to_string()),
         };
         let records = dataset::load_all(&files).map_err(Error::Usage)?;
         let bar = indicatif::ProgressBar::new(0);
@@ -1372,7 +1375,7 @@ fn estimate(data: &[PathBuf], kernels: &[PathBuf], march: Option<String>, mcpu: 
             .expect("template"),
         );
         let mca = mca.clone().for_cpu(&cpu);
-        let n = tss::compiled::estimate_table(&records, kernels, &dir, &compiler, &mca, &cpu, |done, of, k| {
+        let n = tss::compiled::estimate_table(&records, kernels, dir, &compiler, &mca, &cpu, |done, of, k| {
             bar.set_length(of as u64);
             bar.set_position(done as u64);
             bar.set_message(k.to_string());

@@ -53,6 +53,12 @@ impl Compiler {
         Ok(Compiler { cc: cc.into(), cflags: cflags.split_whitespace().map(String::from).collect(), cache, version })
     }
 
+    /// The same compiler with other flags (e.g. another machine's rows'
+    /// `-march`), sharing the cache, which keys objects by their flags.
+    pub fn with_cflags(&self, cflags: &str) -> Compiler {
+        Compiler { cflags: cflags.split_whitespace().map(String::from).collect(), ..self.clone() }
+    }
+
     /// Compiles `source` into a shared object (cached) and returns its path.
     /// The error is the compiler's first diagnostic line.
     pub fn shared_object(&self, source: &str, defines: &[String], openmp: bool) -> Result<PathBuf, String> {
