@@ -12,7 +12,11 @@
 //!    predictions ([`collect::Guide`]): where it errs on this machine is
 //!    what fine-tuning must correct, and a spread sample rarely lands there.
 //!    Rows go to a dataset file in the user's cache that belongs to this
-//!    machine, so a second run resumes and adds to it.
+//!    machine, so a second run resumes and adds to it. A model of the
+//!    `compiled` set also reads the compiler's estimate of each kind of
+//!    code ([`crate::compiled`]): the guide estimates the kinds it ranks,
+//!    and the kinds of the rows are estimated before the fit, for this CPU,
+//!    into the table beside the rows ([`compiled::Filler`]).
 //! 2. Fit ([`Fit`]): the members of the base model continue training on
 //!    these rows from their own weights, in lockstep, for 150 epochs or
 //!    until the budget runs out. A model of the space trains on every
@@ -36,10 +40,12 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use crate::collect::{self, Plan};
-use crate::harness::Mode;
+use crate::compiled;
+use crate::features::FeatureSet;
 use crate::harness::compile::Compiler;
 use crate::harness::session::Policy;
-use crate::instance::Ranges;
+use crate::harness::{Mode, Variant};
+use crate::instance::{Ranges, Sizes};
 use crate::machine::{Caches, Descriptor};
 use crate::model::correct::Correction;
 use crate::model::saved::{ModelMeta, SavedModel};
@@ -151,12 +157,6 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     // Shared: the guide ranks with it, then it is fine-tuned.
     let base = Rc::new(base_source.load().map_err(usage)?);
     let set = base.meta.config.feature_set;
-    if set.needs_compiler() {
-        return Err(usage(format!(
-            "tss adapt cannot tune a model of the '{set}' feature set yet (its rows would need the compiler's estimates); \
-             use a model of the 'source' set or narrower"
-        )));
-    }
     // A model that tells register tiles apart learns from the whole space.
     let space_model = set.describes_unrolling();
     let per_instance = plan.per_instance.unwrap_or(if space_model { 4 } else { 8 });
@@ -192,6 +192,10 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     if plan.budget.is_zero() && !data.exists() {
         return Err(usage(format!("{}: no rows to refit on; give a budget to measure some", data.display())));
     }
+    // A model of the `compiled` set reads the compiler's estimate of each
+    // kind of code: of the candidates its guide ranks and of the rows it
+    // fits on, kept in the table beside the rows.
+    let filler = compiled_filler(set, &data)?;
     let measured_now = if plan.budget.is_zero() {
         0
     } else {
@@ -215,13 +219,22 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
             progress: plan.progress,
             sample: Some(per_instance),
             deadline: Some(start + measuring),
-            guide: (picks > 0).then(|| guide(Rc::clone(&base), picks, plan.diverse_picks, plan.caches)),
+            guide: (picks > 0)
+                .then(|| guide(Rc::clone(&base), picks, plan.diverse_picks, plan.caches, mode, filler.clone())),
         })?
         .measured
     };
     let minutes = start.elapsed().as_secs_f64() / 60.0;
 
-    let records = dataset::load(&data).map_err(usage)?;
+    if let Some(f) = &filler {
+        // Rows of kernels not named this time (an earlier run's) keep what
+        // the table has of them; without, they are left out of the fit.
+        let named: std::collections::HashSet<String> = kernels.iter().map(|k| collect::stem(k)).collect();
+        let mut stored = dataset::load(&data).map_err(usage)?;
+        stored.retain(|r| named.contains(&r.kernel));
+        compiled::estimate_table(&stored, &kernels, &mut f.borrow_mut(), |_, _, _| {})?;
+    }
+    let records = dataset::load_all(std::slice::from_ref(&data)).map_err(usage)?;
     let rows = samples(&records, set);
     if rows.is_empty() {
         let why = if measured_now == 0 && !plan.budget.is_zero() {
@@ -345,12 +358,16 @@ fn rehearsal_files(plan: &AdaptPlan, meta: &ModelMeta, space_model: bool) -> (Ve
 }
 
 /// The rows of `files` as samples of `set`, by instance.
-fn rehearsal_instances(files: &[PathBuf], set: crate::features::FeatureSet) -> Result<Vec<Vec<Sample>>, Error> {
+fn rehearsal_instances(files: &[PathBuf], set: FeatureSet) -> Result<Vec<Vec<Sample>>, Error> {
     let mut by_instance: std::collections::BTreeMap<String, Vec<Sample>> = Default::default();
     for f in files {
-        let rows = samples(&dataset::load(f).map_err(Error::Usage)?, set);
+        let rows = samples(&dataset::load_all(std::slice::from_ref(f)).map_err(Error::Usage)?, set);
         if rows.is_empty() {
-            return Err(Error::Usage(format!("{}: no timed rows with the model's features to rehearse", f.display())));
+            let hint = if set.needs_compiler() { " (run tss estimate on it first)" } else { "" };
+            return Err(Error::Usage(format!(
+                "{}: no timed rows with the model's features to rehearse{hint}",
+                f.display()
+            )));
         }
         for s in rows {
             by_instance.entry(s.group.clone()).or_default().push(s);
@@ -425,15 +442,48 @@ impl std::str::FromStr for Fit {
 /// ranks best (with `diverse`, the best of each kind of code first), where a
 /// fit has the most to correct, and not the anchors, which it learnt on the
 /// machine it was trained on.
-fn guide(model: Rc<SavedModel>, picks: usize, diverse: bool, caches: Caches) -> collect::Guide {
+fn guide(
+    model: Rc<SavedModel>,
+    picks: usize,
+    diverse: bool,
+    caches: Caches,
+    mode: Mode,
+    filler: Option<SharedFiller>,
+) -> collect::Guide {
     let set = model.feature_set();
-    let rank = move |a: &crate::Analysis, shape: &crate::features::Shape, configs: &[crate::Config]| {
+    let rank = move |a: &crate::Analysis, sizes: &Sizes, shape: &crate::features::Shape, configs: &[crate::Config]| {
         let d = a.tile_dims();
-        let rows: Vec<Vec<f64>> =
+        let mut rows: Vec<Vec<f64>> =
             configs.iter().map(|c| a.kernel.vector(set, shape, Some(&c.written_out(d)), &caches)).collect();
-        model.predict(&rows)
+        if let Some(f) = &filler {
+            let variants: Vec<Variant> = configs.iter().cloned().map(Variant::Tiled).collect();
+            let mut f = f.borrow_mut();
+            let rates = f.fill(a, mode, sizes, &variants)?;
+            for (row, v) in rows.iter_mut().zip(&variants) {
+                row.extend(rates.columns(&compiled::kind_label(&compiled::kind(v, d))));
+            }
+        }
+        Ok(model.predict(&rows))
     };
     collect::Guide { picks, rank: Rc::new(rank), vectors: set.describes_vectors(), diverse }
+}
+
+/// The table of the compiler's estimates beside the rows, shared by the
+/// guide (while measuring) and the fit (after).
+type SharedFiller = Rc<std::cell::RefCell<compiled::Filler>>;
+
+/// For a model of a set that reads the compiler ([`FeatureSet::needs_compiler`]),
+/// the filler of `data`'s directory's table, native to this machine
+/// (failing before any budget is spent: no llvm-mca, or rows of another
+/// machine); `None` for other sets.
+fn compiled_filler(set: FeatureSet, data: &std::path::Path) -> Result<Option<SharedFiller>, Error> {
+    if !set.needs_compiler() {
+        return Ok(None);
+    }
+    let mca = compiled::Mca::find().ok_or_else(|| Error::Usage(compiled::NO_MCA.into()))?;
+    let dir = dataset::dir_of(data);
+    std::fs::create_dir_all(dir).map_err(|e| Error::Usage(format!("{}: {e}", dir.display())))?;
+    Ok(Some(Rc::new(std::cell::RefCell::new(compiled::Filler::for_rows(dir, mca, None, None)?))))
 }
 
 /// How instances are drawn unless the user says otherwise: where the base

@@ -91,8 +91,9 @@ impl std::fmt::Debug for Guide {
     }
 }
 
-/// Scores configs of an instance (its analysis and shape) for a [`Guide`].
-pub type Rank = dyn Fn(&Analysis, &crate::features::Shape, &[Config]) -> Vec<f64>;
+/// Scores configs of an instance (its analysis, sizes and shape) for a
+/// [`Guide`]; fails where the scores need the compiler and it fails.
+pub type Rank = dyn Fn(&Analysis, &Sizes, &crate::features::Shape, &[Config]) -> Result<Vec<f64>, Error>;
 
 /// Default cap on a drawn instance's statement instances: gemm at 2048^3
 /// (8.6e9, the paper's largest) passes, a 6-deep nest at 1000 does not.
@@ -230,7 +231,7 @@ fn guided_picks(
     if guide.vectors {
         configs.extend(space.vectored(a, vector_regs));
     }
-    let score = (guide.rank)(a, shape, &configs);
+    let score = (guide.rank)(a, sizes, shape, &configs)?;
     let order = pick_order(&configs, &score, a.tile_dims(), guide.diverse);
     Ok(order.into_iter().map(|k| Variant::Tiled(configs[k].clone())).filter(|v| !taken(v)).take(guide.picks).collect())
 }

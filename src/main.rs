@@ -1335,37 +1335,9 @@ fn estimate(data: &[PathBuf], kernels: &[PathBuf], march: Option<String>, mcpu: 
     dirs.sort();
     dirs.dedup();
     let mca = tss::compiled::Mca::find().ok_or_else(|| Error::Usage(tss::compiled::NO_MCA.into()))?;
-    let here_cc = Compiler::from_env().map_err(Error::Usage)?;
-    let here = tss::machine::Descriptor::detect(&here_cc.version, &here_cc.flags());
     for dir in dirs {
         let files: Vec<PathBuf> = data.iter().filter(|p| dataset::dir_of(p) == dir).cloned().collect();
-        let theirs = dataset::machine_in(dir).map_err(Error::Usage)?;
-        let (compiler, cpu) = match (&march, &theirs) {
-            (Some(m), Some(t)) => {
-                let flags = t.cflags.replace("-march=native", &format!("-march={m}"));
-                (here_cc.with_cflags(&flags), mcpu.clone().unwrap_or(m.clone()))
-            }
-            (Some(_), None) => {
-                return Err(Error::Usage(format!(
-                    "{}: no machine.json, so no flags to compile for --march",
-                    dir.display()
-                )));
-            }
-            (None, Some(t)) => match t.differences(&here) {
-                diffs if diffs.is_empty() => (here_cc.clone(), "native".to_string()),
-                diffs => {
-                    return Err(Error::Usage(format!(
-                        "{}: rows of {}, but this machine is {} (differs in {}): name their CPU with --march (e.g. \
-                         znver3)",
-                        dir.display(),
-                        t.summary(),
-                        here.summary(),
-                        diffs.join(", ")
-                    )));
-                }
-            },
-            (None, None) => (here_cc.clone(), "native".to_string()),
-        };
+        let mut filler = tss::compiled::Filler::for_rows(dir, mca.clone(), march.as_deref(), mcpu.as_deref())?;
         let records = dataset::load_all(&files).map_err(Error::Usage)?;
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -1374,18 +1346,13 @@ fn estimate(data: &[PathBuf], kernels: &[PathBuf], march: Option<String>, mcpu: 
             )
             .expect("template"),
         );
-        let mca = mca.clone().for_cpu(&cpu);
-        let n = tss::compiled::estimate_table(&records, kernels, dir, &compiler, &mca, &cpu, |done, of, k| {
+        let n = tss::compiled::estimate_table(&records, kernels, &mut filler, |done, of, k| {
             bar.set_length(of as u64);
             bar.set_position(done as u64);
             bar.set_message(k.to_string());
         })?;
         bar.finish_and_clear();
-        eprintln!(
-            "tss: {}: {n} kernels estimated for {cpu} ({})",
-            dir.join(tss::compiled::TABLE).display(),
-            compiler.version
-        );
+        eprintln!("tss: {}: {n} kernels estimated for {}", filler.path().display(), filler.describe());
     }
     Ok(())
 }

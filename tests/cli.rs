@@ -477,4 +477,45 @@ fn compiled_features_come_from_the_estimate_table_and_from_compiling() {
     let (ok, code, err) = tss(&[&args[..], &["--compiled"]].concat());
     assert!(ok && code.contains("kernel_atax"), "{err}");
     fails_in_one_line_without_mca(&args);
+    // tss adapt estimates the kinds its guide ranks and the rows it timed,
+    // natively, and rehearses the base model's rows with their table's.
+    let adapted = dir.path().join("adapted");
+    let adapt = Command::new(env!("CARGO_BIN_EXE_tss"))
+        .env("TSS_CACHE", dir.path().join("cache"))
+        .args(["adapt", "--budget", "20s", "--model", out, "--kernels", "corpus/blas/gemm-ikj.c", "--range", "40..70"])
+        .args([
+            "--min-work",
+            "0",
+            "--per-instance",
+            "2",
+            "--picks",
+            "2",
+            "--reps",
+            "1",
+            "--sizes",
+            "runtime",
+            "--quiet",
+        ])
+        .args(["--out", adapted.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let (report, err) = (String::from_utf8_lossy(&adapt.stdout), String::from_utf8_lossy(&adapt.stderr));
+    assert!(adapt.status.success() && report.contains("adapted (tune)"), "{report}{err}");
+    assert!(report.contains("instances of the base model's training rows"), "{report}");
+    let rows_dir = std::fs::read_dir(dir.path().join("cache/adapt")).unwrap().flatten().find(|e| e.path().is_dir());
+    let table = std::fs::read_to_string(rows_dir.unwrap().path().join("compiled.csv")).unwrap();
+    let kinds = table.lines().filter(|l| l.starts_with("gemm-ikj,serial,3,")).count();
+    assert!(kinds >= 2 && table.lines().all(|l| !l.ends_with(",")), "{table}");
+    let (ok, code, err) = tss(&[
+        "predict",
+        &kernel,
+        "--size",
+        "M=90,N=70",
+        "--model",
+        adapted.to_str().unwrap(),
+        "--no-cache",
+        "-o",
+        "-",
+    ]);
+    assert!(ok && code.contains("kernel_atax"), "{err}");
 }
