@@ -27,7 +27,7 @@
 //! by `fsync`; on reopening, a torn last line (a kill mid-write) is cut off,
 //! so a resumed collection neither loses finished rows nor duplicates them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -234,13 +234,19 @@ pub fn load(path: &Path) -> Result<Vec<Record>, String> {
 /// [`STORED`]'s columns.
 pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
     let mut out = Vec::new();
+    // Files of one directory share its table: read once.
+    let mut tables: HashMap<&Path, crate::compiled::Table> = HashMap::new();
     for p in paths {
         let id = machine_of(p)?.and_then(|d| d.cpu_id()).unwrap_or_default();
         let mut rows = load(p)?;
         for r in &mut rows {
             r.meta.cpu_id.clone_from(&id);
         }
-        crate::compiled::Table::load(dir_of(p))?.attach(&mut rows);
+        let dir = dir_of(p);
+        if !tables.contains_key(dir) {
+            tables.insert(dir, crate::compiled::Table::load(dir)?);
+        }
+        tables[dir].attach(&mut rows);
         out.extend(rows);
     }
     Ok(out)

@@ -520,8 +520,8 @@ enum Command {
     /// of code of the kernels of dataset rows: gcc compiles each kind, llvm-mca
     /// estimates its hottest loop (README, "Asking the compiler"). The estimates
     /// go to compiled.csv beside the rows, where training and `tss eval` read the
-    /// `compiled` feature set's columns from. Resumable: kernels already
-    /// estimated are skipped.
+    /// `compiled` feature set's columns from. Resumable: kinds already
+    /// estimated are skipped, so a rerun after rows were added estimates theirs.
     Estimate {
         /// Dataset CSVs (each beside its directory's machine.json).
         #[arg(required = true, value_name = "CSV")]
@@ -559,7 +559,9 @@ enum Command {
         parallel: bool,
         /// Start from this model directory instead of the built-in model, e.g.
         /// `trained/corpus-serial` (a model of the per-dimension space times
-        /// the space's anchors and a sample of its configs).
+        /// the space's anchors and a sample of its configs; one of the
+        /// `compiled` set also compiles each kind of code for its estimates,
+        /// which needs llvm-mca).
         #[arg(long, value_name = "DIR")]
         model: Option<PathBuf>,
         /// Kernels to time, files or directories, comma-separated (default:
