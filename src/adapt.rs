@@ -457,11 +457,7 @@ fn guide(
             configs.iter().map(|c| a.kernel.vector(set, shape, Some(&c.written_out(d)), &caches)).collect();
         if let Some(f) = &filler {
             let variants: Vec<Variant> = configs.iter().cloned().map(Variant::Tiled).collect();
-            let mut f = f.borrow_mut();
-            let rates = f.fill(a, mode, sizes, &variants)?;
-            for (row, v) in rows.iter_mut().zip(&variants) {
-                row.extend(rates.columns(&compiled::kind_label(&compiled::kind(v, d))));
-            }
+            f.borrow_mut().fill(a, mode, sizes, &variants)?.extend_rows(&mut rows, &variants);
         }
         Ok(model.predict(&rows))
     };

@@ -269,9 +269,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             dims: d,
             rate: rate.iter().map(|(k, r)| (compiled::kind_label(k), Some(*r))).collect(),
         };
-        for (row, v) in rows.iter_mut().zip(&variants) {
-            row.extend(rates.columns(&compiled::kind_label(&compiled::kind(v, d))));
-        }
+        rates.extend_rows(&mut rows, &variants);
     }
     let predicted = model.predict(&rows);
     let order = blend_where_new(&model, &a, &shape, &variants, &opts.caches, &predicted, &mut warnings);

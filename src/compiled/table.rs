@@ -106,6 +106,15 @@ impl KernelRates {
         let best = self.rate.values().flatten().copied().fold(0.0, f64::max);
         columns(get(label), get("untiled"), best)
     }
+
+    /// Appends to each source feature row the `compiled` columns of its
+    /// variant's kind: how `tss predict` and `tss adapt`'s guide widen a
+    /// candidate's row for a model of that set.
+    pub fn extend_rows(&self, rows: &mut [Vec<f64>], variants: &[Variant]) {
+        for (row, v) in rows.iter_mut().zip(variants) {
+            row.extend(self.columns(&kind_label(&kind(v, self.dims))));
+        }
+    }
 }
 
 /// LOG_LANES, LANES_GAIN and LANES_SHARE of a kind whose hottest loop runs
