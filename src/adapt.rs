@@ -138,6 +138,9 @@ pub struct AdaptReport {
     /// The base model's own training files, when they were what was
     /// rehearsed (found on disk, not named with `--rehearse`).
     pub rehearsed_own: Option<String>,
+    /// For a model of the `compiled` set: kinds of code compiled for this
+    /// CPU's estimates in this run, and the table they went to.
+    pub estimated: Option<(usize, PathBuf)>,
     pub from: String,
     /// Saved where `tss predict` looks by default on this machine.
     pub by_default: bool,
@@ -306,6 +309,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
         correction,
         rehearsed,
         rehearsed_own: own_rows.then(|| rehearse_files.join(", ")),
+        estimated: filler.map(|f| (f.borrow().added, f.borrow().path())),
         from,
         by_default,
     })
@@ -624,6 +628,13 @@ impl std::fmt::Display for AdaptReport {
             self.instances,
             self.data.display()
         )?;
+        if let Some((kinds, table)) = &self.estimated {
+            writeln!(
+                f,
+                "compiled {kinds} kinds of code for the compiler's estimates on this CPU ({})",
+                table.display()
+            )?;
+        }
         writeln!(f, "adapted ({}) from the {}", self.fit, self.from)?;
         if self.rehearsed.0 > 0 {
             let of = match &self.rehearsed_own {

@@ -502,6 +502,7 @@ fn compiled_features_come_from_the_estimate_table_and_from_compiling() {
     let (report, err) = (String::from_utf8_lossy(&adapt.stdout), String::from_utf8_lossy(&adapt.stderr));
     assert!(adapt.status.success() && report.contains("adapted (tune)"), "{report}{err}");
     assert!(report.contains("instances of the base model's training rows"), "{report}");
+    assert!(report.contains("kinds of code for the compiler's estimates on this CPU"), "{report}");
     let rows_dir = std::fs::read_dir(dir.path().join("cache/adapt")).unwrap().flatten().find(|e| e.path().is_dir());
     let table = std::fs::read_to_string(rows_dir.unwrap().path().join("compiled.csv")).unwrap();
     let kinds = table.lines().filter(|l| l.starts_with("gemm-ikj,serial,3,")).count();

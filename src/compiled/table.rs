@@ -139,6 +139,8 @@ pub struct Filler {
     mca: Mca,
     /// The CPU estimated for, as the table records it (`native`: this one).
     cpu: String,
+    /// Kinds estimated and appended since opened.
+    pub added: usize,
 }
 
 impl Filler {
@@ -146,7 +148,7 @@ impl Filler {
     /// `mca`'s CPU (named `cpu` in the table).
     pub fn open(dir: &Path, compiler: Compiler, mca: Mca, cpu: &str) -> Result<Filler, Error> {
         let table = Table::load(dir).map_err(Error::Usage)?;
-        Ok(Filler { dir: dir.to_path_buf(), table, compiler, mca, cpu: cpu.into() })
+        Ok(Filler { dir: dir.to_path_buf(), table, compiler, mca, cpu: cpu.into(), added: 0 })
     }
 
     /// The filler of the rows in `dir`, whose `machine.json` (if any) says
@@ -229,6 +231,7 @@ impl Filler {
             let new =
                 KernelRates { dims: d, rate: missing.iter().map(|k| (kind_label(k), got.get(k).copied())).collect() };
             Table::append(&self.dir, &key.0, &key.1, &new, &self.cpu).map_err(Error::Usage)?;
+            self.added += new.rate.len();
             let k = self.table.kernels.entry(key.clone()).or_default();
             k.dims = d;
             k.rate.extend(new.rate);
