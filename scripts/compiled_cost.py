@@ -2,7 +2,7 @@
 """Replays "T1 compiled" at other floors (issue "A model that earns its place").
 
 `tss eval --compiled --json` scores T1 with the kind of code chosen beside the
-compiler's estimates (src/compiled.rs: each kind's FP lanes per cycle of its
+compiler's estimates (src/compiled/mod.rs: each kind's FP lanes per cycle of its
 hottest loop, by llvm-mca) and keeps those estimates per instance. This takes
 them from such a report (--estimates, matched by kernel and sizes) and replays
 the choice on any `tss eval --json` reports of the same instances (--reports,
@@ -10,7 +10,7 @@ e.g. the leave-family-out folds' `scripts/leave_family_out.py --keep DIR`
 reports, whose models never saw the instance's family): the best-scored config
 among the kinds estimated at FLOOR or more of the best kind's lanes per cycle.
 Prints the geometric-mean TN per FLOOR (0 is the model's own ranking;
-src/compiled.rs's FLOOR is what tss uses).
+src/compiled/mod.rs's FLOOR is what tss uses).
 
   scripts/compiled_cost.py --estimates seen.json --reports folds/*.json [--floors 0,0.5,0.6] [--per-kernel]
 

@@ -1,4 +1,4 @@
-//! What the compiler makes of each kind of code (`src/compiled.rs`), with
+//! What the compiler makes of each kind of code (`src/compiled/`), with
 //! the real `$CC` and llvm-mca.
 
 use tss::compiled::{Mca, hottest_loop, kind, rates};
