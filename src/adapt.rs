@@ -229,15 +229,20 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     };
     let minutes = start.elapsed().as_secs_f64() / 60.0;
 
+    let load = || dataset::load_all(std::slice::from_ref(&data)).map_err(usage);
+    let mut records = load()?;
     if let Some(f) = &filler {
         // Rows of kernels not named this time (an earlier run's) keep what
         // the table has of them; without, they are left out of the fit.
         let named: std::collections::HashSet<String> = kernels.iter().map(|k| collect::stem(k)).collect();
-        let mut stored = dataset::load(&data).map_err(usage)?;
-        stored.retain(|r| named.contains(&r.kernel));
-        compiled::estimate_table(&stored, &kernels, &mut f.borrow_mut(), |_, _, _| {})?;
+        let mut f = f.borrow_mut();
+        let before = f.added;
+        compiled::estimate_table(records.iter().filter(|r| named.contains(&r.kernel)), &kernels, &mut f, |_, _, _| {})?;
+        // New estimates: the rows take their columns from the table as it is now.
+        if f.added > before {
+            records = load()?;
+        }
     }
-    let records = dataset::load_all(std::slice::from_ref(&data)).map_err(usage)?;
     let rows = samples(&records, set);
     if rows.is_empty() {
         let why = if measured_now == 0 && !plan.budget.is_zero() {

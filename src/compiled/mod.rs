@@ -283,9 +283,28 @@ pub fn estimate_records(
     Ok(out)
 }
 
-/// A session compiling `kernel` in `mode` (`serial`, `parallel`) with
-/// `compiler`, and `sizes` bound to its parameters: where rows' kinds of
-/// code are compiled from.
+/// The analysis of a stored row's `kernel` in `mode` (`serial`,
+/// `parallel`), its mode, and the row's `sizes` bound to its parameters:
+/// where rows' kinds of code are compiled from.
+fn analysis_at<'a>(
+    sources: &'a mut Sources,
+    kernel: &str,
+    mode: &str,
+    sizes: &str,
+) -> Result<(&'a crate::Analysis, Mode, Sizes), Error> {
+    let mode = Mode::from_parallel(mode == "parallel");
+    let a = sources.analysis(kernel, mode.is_parallel())?.ok_or_else(|| Error::Usage(Sources::unknown(kernel)))?;
+    let sizes = Sizes::parse(&a.scop.params, sizes).map_err(|e| at(kernel, sizes, e))?;
+    Ok((a, mode, sizes))
+}
+
+/// A row's error compiling `kernel` at `sizes`.
+fn at(kernel: &str, sizes: impl std::fmt::Display, e: String) -> Error {
+    Error::Usage(format!("{kernel} at {sizes}: {e}"))
+}
+
+/// A session compiling a stored row's `kernel` in `mode` with `compiler`,
+/// and its `sizes` ([`analysis_at`]).
 fn session_at<'a>(
     sources: &'a mut Sources,
     kernel: &str,
@@ -293,11 +312,8 @@ fn session_at<'a>(
     sizes: &str,
     compiler: &Compiler,
 ) -> Result<(Session<'a>, Sizes), Error> {
-    let parallel = mode == "parallel";
-    let a = sources.analysis(kernel, parallel)?.ok_or_else(|| Error::Usage(Sources::unknown(kernel)))?;
-    let at = |e: String| Error::Usage(format!("{kernel} at {sizes}: {e}"));
-    let sizes = Sizes::parse(&a.scop.params, sizes).map_err(at)?;
-    let session = Session::new(a, Mode::from_parallel(parallel), compiler.clone(), Policy::default()).map_err(at)?;
+    let (a, mode, sizes) = analysis_at(sources, kernel, mode, sizes)?;
+    let session = Session::new(a, mode, compiler.clone(), Policy::default()).map_err(|e| at(kernel, &sizes, e))?;
     Ok((session, sizes))
 }
 

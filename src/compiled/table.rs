@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Mca, kind, kind_label, rates};
+use super::{Mca, analysis_at, at, kind, kind_label, rates};
 use crate::Analysis;
 use crate::Error;
 use crate::dataset::Record;
@@ -225,8 +225,8 @@ impl Filler {
         let d = a.tile_dims();
         let missing = self.missing(&key.0, &key.1, d, variants);
         if !missing.is_empty() {
-            let at = |e: String| Error::Usage(format!("{} at {sizes}: {e}", key.0));
-            let session = Session::new(a, mode, self.compiler.clone(), Policy::default()).map_err(at)?;
+            let session =
+                Session::new(a, mode, self.compiler.clone(), Policy::default()).map_err(|e| at(&key.0, sizes, e))?;
             let got = rates(&session, sizes, &missing, &self.mca);
             let new =
                 KernelRates { dims: d, rate: missing.iter().map(|k| (kind_label(k), got.get(k).copied())).collect() };
@@ -245,8 +245,8 @@ impl Filler {
 /// instance (a rerun resumes; a kernel whose kinds are all there is not
 /// even analysed). Returns how many kernels and modes it estimated;
 /// `progress(done, of, kernel)` after each.
-pub fn estimate_table(
-    records: &[Record],
+pub fn estimate_table<'r>(
+    records: impl IntoIterator<Item = &'r Record>,
     kernels: &[PathBuf],
     filler: &mut Filler,
     mut progress: impl FnMut(usize, usize, &str),
@@ -268,11 +268,8 @@ pub fn estimate_table(
     let mut sources = Sources::new(kernels);
     let of = todo.len();
     for (n, ((kernel, mode), (sizes, variants))) in todo.iter().enumerate() {
-        let parallel = mode == "parallel";
-        let a = sources.analysis(kernel, parallel)?.ok_or_else(|| Error::Usage(Sources::unknown(kernel)))?;
-        let sizes =
-            Sizes::parse(&a.scop.params, sizes).map_err(|e| Error::Usage(format!("{kernel} at {sizes}: {e}")))?;
-        filler.fill(a, Mode::from_parallel(parallel), &sizes, variants)?;
+        let (a, mode, sizes) = analysis_at(&mut sources, kernel, mode, sizes)?;
+        filler.fill(a, mode, &sizes, variants)?;
         progress(n + 1, of, kernel);
     }
     Ok(of)
