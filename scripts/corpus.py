@@ -414,6 +414,63 @@ for (t = 0; t < T; t++) {
 """, iters="t, i, j", dtype="float"),
 ]
 
+# Recurrences along the innermost loop: each statement reads what the previous
+# iteration of its innermost loop wrote, so gcc cannot vectorise the loops as
+# written (no other family has one); a tile's reordered or skewed point loops,
+# and register tiles across the independent rows, can.
+SPECS += [
+    K("seidel-1d", "recur", "3-point Gauss-Seidel sweeps in place (each point reads its already updated left neighbour).",
+      [("T", 200, 5, "4..512"), ("N", 20000, 41, "256..100000")],
+      [("A", ["N"], True)], """
+for (t = 0; t < T; t++)
+  for (i = 1; i < N - 1; i++)
+    A[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);
+""", iters="t, i"),
+    K("seidel-3d", "recur", "7-point Gauss-Seidel sweeps in place over a volume.",
+      [("T", 20, 3, "2..100"), ("N", 120, 11, "16..200")],
+      [("A", ["N", "N", "N"], True)], """
+for (t = 0; t < T; t++)
+  for (i = 1; i < N - 1; i++)
+    for (j = 1; j < N - 1; j++)
+      for (k = 1; k < N - 1; k++)
+        A[i][j][k] = (A[i - 1][j][k] + A[i][j - 1][k] + A[i][j][k - 1] + A[i][j][k]
+                      + A[i][j][k + 1] + A[i][j + 1][k] + A[i + 1][j][k]) / 7.0;
+""", iters="t, i, j, k"),
+    K("iir-rows", "recur", "Second-order recursive (IIR) filter along the rows of a batch of images: y[j] = 0.5 x[j] + 0.3 x[j-1] + 0.6 y[j-1] - 0.2 y[j-2].",
+      [("NB", 8, 3, "1..64"), ("H", 512, 13, "16..2048"), ("W", 512, 17, "16..2048")],
+      [("Y", ["NB", "H", "W"], True), ("X", ["NB", "H", "W"], False)], """
+for (b = 0; b < NB; b++)
+  for (i = 0; i < H; i++)
+    for (j = 2; j < W; j++)
+      Y[b][i][j] = 0.5 * X[b][i][j] + 0.3 * X[b][i][j - 1] + 0.6 * Y[b][i][j - 1] - 0.2 * Y[b][i][j - 2];
+""", iters="b, i, j"),
+    K("sat-2d", "recur", "Summed-area table in place: S[i][j] += S[i-1][j] + S[i][j-1] - S[i-1][j-1].",
+      [("H", 2000, 37, "64..8192"), ("W", 2000, 41, "64..8192")],
+      [("S", ["H", "W"], True)], """
+for (i = 1; i < H; i++)
+  for (j = 1; j < W; j++)
+    S[i][j] = S[i][j] + S[i - 1][j] + S[i][j - 1] - S[i - 1][j - 1];
+""", iters="i, j"),
+    K("tridiag-rows", "recur", "Elimination along every row of a tridiagonal-like system, forward then backward (Thomas' two sweeps with constant coefficients).",
+      [("M", 2000, 37, "64..8192"), ("N", 2000, 41, "64..8192")],
+      [("D", ["M", "N"], True)], """
+for (i = 0; i < M; i++)
+  for (j = 1; j < N; j++)
+    D[i][j] = D[i][j] - 0.3 * D[i][j - 1];
+for (i = 0; i < M; i++)
+  for (j = 0; j < N - 1; j++)
+    D[i][N - 2 - j] = 0.8 * (D[i][N - 2 - j] - 0.3 * D[i][N - 1 - j]);
+""", iters="i, j"),
+    K("sfilter-cols", "recur", "Recursive smoothing of a batch of single-precision images down the columns and along the rows at once: y[i][j] = 0.4 y[i-1][j] + 0.3 x[i][j] + 0.5 y[i][j-1].",
+      [("NB", 8, 3, "1..64"), ("H", 512, 13, "16..2048"), ("W", 512, 17, "16..2048")],
+      [("Y", ["NB", "H", "W"], True), ("X", ["NB", "H", "W"], False)], """
+for (b = 0; b < NB; b++)
+  for (i = 1; i < H; i++)
+    for (j = 1; j < W; j++)
+      Y[b][i][j] = 0.4f * Y[b][i - 1][j] + 0.3f * X[b][i][j] + 0.5f * Y[b][i][j - 1];
+""", iters="b, i, j", dtype="float"),
+]
+
 
 def in_float(name, spec_name, doc):
     """A `float` copy of the spec named `spec_name`: the vector holds twice the elements."""

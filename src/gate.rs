@@ -51,6 +51,11 @@ pub struct UntiledTraits {
     /// Writes that stay put along it: a reduction the innermost loop carries,
     /// which gcc does not vectorise without reassociating.
     pub reductions: u32,
+    /// Reads of a value an earlier iteration of the innermost loop wrote: a
+    /// recurrence, which no compiler vectorises as written
+    /// ([`crate::poly::deps::inner_recurrences`]).
+    #[serde(default)]
+    pub recurrences: u32,
 }
 
 impl UntiledTraits {
@@ -450,7 +455,7 @@ mod tests {
     use super::*;
 
     fn t(log_data: f64, unit: u32, other: u32) -> UntiledTraits {
-        UntiledTraits { log_data, unit, other, reductions: 0 }
+        UntiledTraits { log_data, unit, other, reductions: 0, recurrences: 0 }
     }
 
     #[test]

@@ -118,6 +118,14 @@ fn stencils() {
     check_family("stencils");
 }
 
+/// Recurrences along the innermost loop (`corpus/recur`): in-place sweeps
+/// and recursive filters, tiled only where skewing or the loop order keeps
+/// every value read after it is written.
+#[test]
+fn recur() {
+    check_family("recur");
+}
+
 /// The kernels no model was trained on (`corpus/fresh`).
 #[test]
 fn fresh() {
@@ -141,7 +149,7 @@ fn corpus_matches_its_specs() {
         .output()
         .expect("python3 runs scripts/corpus.py");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-    let all: Vec<PathBuf> = ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random"]
+    let all: Vec<PathBuf> = ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random", "recur"]
         .iter()
         .flat_map(|f| family(f))
         .collect();
@@ -177,7 +185,8 @@ fn every_kernel_has_a_config_space() {
     let caches = tss::machine::Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
     let dir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
-    for kernel in ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random"].iter().flat_map(|f| family(f))
+    for kernel in
+        ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random", "recur"].iter().flat_map(|f| family(f))
     {
         let src = std::fs::read_to_string(&kernel).unwrap();
         let a = tss::analyze(&kernel, &src, false).unwrap();

@@ -360,6 +360,9 @@ pub struct Kernel {
     /// Members of the dominant band whose schedule row mixes iterators
     /// (time-skewed stencils).
     skewed: u32,
+    /// Reads that find a value an earlier iteration of the untiled code's
+    /// innermost loop wrote ([`crate::poly::deps::inner_recurrences`]).
+    recurrences: u32,
     /// Operand count: reads + 1.
     pub on: u32,
     /// ISL set of the feature loops' values over the dominant statement's domain.
@@ -397,6 +400,9 @@ impl Kernel {
     /// packed or not ([`crate::Config::pack`]).
     pub fn analyze(scop: &Scop, bands: &[Band]) -> Result<Kernel, PolyError> {
         let base = Self::analyze_order(scop, bands, true, false)?;
+        let ctx = Context::alloc();
+        let model = crate::poly::model::Model::build(&ctx, scop)?;
+        let recurrences = crate::poly::deps::inner_recurrences(&ctx, &model, scop)?;
         let sinks = bands.iter().any(|b| b.tiled && b.orders.sunk.is_some());
         let packs =
             |sink: bool| bands.iter().any(|b| b.tiled && !crate::codegen::packed_reads(scop, b, sink).is_empty());
@@ -411,7 +417,7 @@ impl Kernel {
                 views.push(((sink, pack), Kernel { sinks, ..view }));
             }
         }
-        Ok(Kernel { sinks, views, ..base })
+        Ok(Kernel { sinks, views, recurrences, ..base })
     }
 
     /// [`Kernel::analyze`] for one view: the intra-tile order of one
@@ -477,6 +483,7 @@ impl Kernel {
             locality,
             untiled_inner,
             skewed,
+            recurrences: 0,
             on: reads + 1,
             member_set,
             spans,
@@ -671,7 +678,8 @@ impl Kernel {
     /// strides along the loop it runs innermost.
     pub fn untiled_traits(&self, shape: &Shape, caches: &Caches) -> UntiledTraits {
         let [unit, other, reductions] = self.untiled_inner.strides();
-        UntiledTraits { log_data: self.traffic_extra(shape, None, caches)[2], unit, other, reductions }
+        let log_data = self.traffic_extra(shape, None, caches)[2];
+        UntiledTraits { log_data, unit, other, reductions, recurrences: self.recurrences }
     }
 
     /// The `traffic` set's own features (see [`FeatureSet::Traffic`]).

@@ -11,7 +11,7 @@ use isl_rs::{Context, UnionMap};
 
 use super::model::Model;
 use super::{PolyError, isl_err};
-use crate::frontend::{Access, Scop};
+use crate::frontend::{Access, Scop, Statement};
 
 pub struct Dependences {
     /// Read after write (flow).
@@ -86,6 +86,59 @@ pub fn fresh_reads(ctx: &Context, m: &Model, scop: &Scop) -> Result<BTreeSet<(St
     Ok(fresh)
 }
 
+/// Reads of the deepest statements that find a value written by an earlier
+/// iteration of the innermost loop, every outer loop at the same iteration:
+/// a recurrence through memory along the loop the untiled code runs
+/// innermost (seidel-2d's `A[i][j-1]`, written one `j` before), which gcc
+/// does not vectorise as written, while a tile's reordered loops may. A
+/// statement's own accumulator (a read of the element it writes) is a
+/// reduction, which the `source` features count apart, and does not count.
+/// Only a statement's dependences on itself count: the deepest statements
+/// of the kernels seen so far are alone in their innermost loop.
+pub fn inner_recurrences(ctx: &Context, m: &Model, scop: &Scop) -> Result<u32, PolyError> {
+    let c = |u: &UnionMap| u.copy().map_err(PolyError::from);
+    let depth = scop.statements.iter().map(|s| s.iterators.len()).max().unwrap_or(0);
+    if depth == 0 {
+        return Ok(0);
+    }
+    let before = c(&m.schedule)?.lex_lt_union_map(c(&m.schedule)?)?;
+    let map = |what: &str, text: String| -> Result<UnionMap, PolyError> {
+        let text = format!("{}{{ {text} }}", scop.param_prefix());
+        Ok(UnionMap::read_from_str(ctx, &text)
+            .map_err(|e| isl_err(what, &text, e))?
+            .intersect_domain_union_set(m.domain.copy()?)?)
+    };
+    let access = |s: &Statement, a: &Access| {
+        let subs: Vec<String> = a.subscripts.iter().map(|e| e.isl()).collect();
+        format!("{} -> {}[{}]", s.tuple(), a.array, subs.join(", "))
+    };
+    let mut count = 0;
+    for s in scop.statements.iter().filter(|s| s.iterators.len() == depth) {
+        let writes: Vec<String> = s.accesses.iter().filter(|a| a.write).map(|a| access(s, a)).collect();
+        if writes.is_empty() {
+            continue;
+        }
+        let writes = map("write accesses", writes.join("; "))?;
+        // Same outer iterations, another iteration of the innermost loop.
+        let outer = &s.iterators[..depth - 1];
+        let inner = &s.iterators[depth - 1];
+        let sink: Vec<String> = outer.iter().cloned().chain(["tss_inner".to_string()]).collect();
+        let along = map(
+            "the innermost loop",
+            format!("{} -> {}[{}] : tss_inner != {inner}", s.tuple(), s.name, sink.join(", ")),
+        )?;
+        let own = |a: &Access| s.accesses.iter().any(|w| w.write && w.array == a.array && w.subscripts == a.subscripts);
+        for a in s.accesses.iter().filter(|a| !a.write && !own(a)) {
+            let read = map("read accesses", access(s, a))?;
+            let flow = c(&writes)?.apply_range(read.reverse()?)?.intersect(c(&before)?)?.intersect(c(&along)?)?;
+            if !flow.is_empty()? {
+                count += 1;
+            }
+        }
+    }
+    Ok(count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +166,37 @@ mod tests {
         assert!(fresh_of("0; k < N; k++", "B[i][j] += A[k][i] * B[i][k];").is_empty());
         // Only reads of written arrays count; the accumulator is no other read.
         assert!(fresh_of("0; k < N; k++", "C[i][j] += A[i][k] * B[k][j];").is_empty());
+    }
+
+    /// `inner_recurrences` of a SCoP written as `body`.
+    fn recurrences_of(body: &str) -> u32 {
+        let scop = &parse_file(&format!("#pragma scop\n{body}\n#pragma endscop\n")).unwrap()[0];
+        let ctx = Context::alloc();
+        let m = Model::build(&ctx, scop).unwrap();
+        inner_recurrences(&ctx, &m, scop).unwrap()
+    }
+
+    #[test]
+    fn a_value_written_one_inner_iteration_before_is_a_recurrence() {
+        // seidel-2d: `A[i][j-1]` was written by the previous `j`; `A[i][j+1]`
+        // is read before it is written, and the rows `i-1`, `i+1` belong to
+        // other iterations of the outer loops.
+        let seidel = "for (t = 0; t < T; t++) for (i = 1; i < N - 1; i++) for (j = 1; j < N - 1; j++) \
+                      A[i][j] = (A[i-1][j] + A[i][j-1] + A[i][j] + A[i][j+1] + A[i+1][j]) / 5.0;";
+        assert_eq!(recurrences_of(seidel), 1);
+        // Jacobi writes another array; gemm's `C[i][j]` is its accumulator.
+        assert_eq!(
+            recurrences_of("for (i = 1; i < N - 1; i++) for (j = 1; j < N - 1; j++) B[i][j] = A[i][j-1] + A[i][j+1];"),
+            0
+        );
+        assert_eq!(
+            recurrences_of(
+                "for (i = 0; i < N; i++) for (j = 0; j < N; j++) for (k = 0; k < N; k++) C[i][j] += A[i][k] * B[k][j];"
+            ),
+            0
+        );
+        // A prefix sum along the innermost loop, and one along the outer loop.
+        assert_eq!(recurrences_of("for (i = 0; i < N; i++) for (j = 1; j < N; j++) A[i][j] = A[i][j-1] + B[i][j];"), 1);
+        assert_eq!(recurrences_of("for (i = 1; i < N; i++) for (j = 0; j < N; j++) A[i][j] = A[i-1][j] + B[i][j];"), 0);
     }
 }
