@@ -55,10 +55,11 @@ def raw(inst, part):
 
 def strided_original(inst):
     """Whether eval kept the original from first place: it walks memory at a
-    stride. Reports since `strided` say so; in older ones it shows only where
-    the network put the original first and T1 did not."""
+    stride, or its innermost loop carries a recurrence. Reports since
+    `strided` (and `recurrent`) say so; in older ones it shows only where the
+    network put the original first and T1 did not."""
     if "strided" in inst:
-        return inst["strided"]
+        return inst["strided"] or inst.get("recurrent", False)
     s = inst["scores"]
     return s.get("T1 network", {}).get("config") == "untiled" and s["T1"]["config"] != "untiled"
 

@@ -34,7 +34,8 @@ def first_by_kind(inst, est, floor):
     gated = s['T1'].get('config') == 'untiled' and s.get('T1 network', s['T1']).get('config') != 'untiled'
     if inst['ruled'] or gated:
         return s['T1']['tn']
-    cands = [c for c in inst['candidates'] if not (inst['strided'] and c[0] == 'untiled')]
+    demoted = inst['strided'] or inst.get('recurrent', False)
+    cands = [c for c in inst['candidates'] if not (demoted and c[0] == 'untiled')]
     rate = est['rate']
     best = max([rate.get(kind_of(est, c[0]), 0.0) for c in cands])
     ok = [c for c in cands if rate.get(kind_of(est, c[0]), best) >= floor * best]

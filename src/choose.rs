@@ -274,12 +274,15 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let predicted = model.predict(&rows);
     let order = blend_where_new(&model, &a, &shape, &variants, &opts.caches, &predicted, &mut warnings);
     let original = variants.iter().position(|v| matches!(v, Variant::Untiled));
-    // The original and what its loops do, read by the stride rule and the
-    // gate; models without an untiled candidate need neither.
+    // The original and what its loops do, read by the rules that never put
+    // it first and by the gate; models without an untiled candidate need neither.
     let as_written = original.map(|u| (u, a.kernel.untiled_traits(&shape, &opts.caches)));
     let order = match &as_written {
-        Some((u, traits)) if traits.strided() => strided_last(&order, *u, &mut warnings),
-        _ => order,
+        Some((u, traits)) => match traits.never_first() {
+            Some(why) => original_last(&order, *u, why, &mut warnings),
+            None => order,
+        },
+        None => order,
     };
     // T6-Search times one of each kind of code first ([`search_order`]).
     let best = match opts.strategy {
@@ -324,14 +327,14 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let kept_idx = match opts.strategy {
         Strategy::T6Search => with_original(kept_idx, original),
         Strategy::T1 if opts.compiled && !ruled => {
-            let strided = as_written.as_ref().is_some_and(|(_, t)| t.strided());
+            let demoted = as_written.as_ref().is_some_and(|(_, t)| t.never_first().is_some());
             let kept;
             // The kinds the model's features were estimated for need no second compile.
             let estimate = |usable: &[Variant]| match &kind_rates {
                 Some(all) => Ok(all.iter().filter(|(k, _)| usable.contains(k)).map(|(k, r)| (k.clone(), *r)).collect()),
                 None => estimate_kinds(&a, &sizes, opts, usable),
             };
-            (kept, estimates) = compiled_first(d, &variants, &order, kept_idx, strided, estimate)?;
+            (kept, estimates) = compiled_first(d, &variants, &order, kept_idx, demoted, estimate)?;
             kept
         }
         _ => kept_idx,
@@ -431,17 +434,15 @@ fn blend_where_new(
     }
 }
 
-/// `order` with the untiled original `u` ranked last, for a nest whose loops
-/// as written walk memory at a stride along their innermost loop
-/// ([`crate::gate::strided_original`]); says so in `warnings` where the
-/// model had ranked it first. T6-Search still times it.
-fn strided_last(order: &[f64], u: usize, warnings: &mut Vec<String>) -> Vec<f64> {
+/// `order` with the untiled original `u` ranked last, for a nest whose
+/// innermost loop as written `why` ([`UntiledTraits::never_first`]: it
+/// walks memory at a stride, or carries a recurrence); says so in
+/// `warnings` where the model had ranked it first. T6-Search still times it.
+fn original_last(order: &[f64], u: usize, why: &str, warnings: &mut Vec<String>) -> Vec<f64> {
     if ranked(order).first() == Some(&u) {
-        warnings.push(
-            "the model ranks the loops as written first, but their innermost loop walks memory at a stride, \
-             where a tile nearly always wins: the best-ranked tile comes first (README, \"Strided originals\")"
-                .into(),
-        );
+        warnings.push(format!(
+            "the model ranks the loops as written first, but their innermost loop {why}: the best-ranked tile comes first"
+        ));
     }
     tiles_first(order, u)
 }
@@ -450,7 +451,7 @@ fn strided_last(order: &[f64], u: usize, warnings: &mut Vec<String>) -> Vec<f64>
 /// first where the model's untiled gate fires ([`crate::gate`]) on those
 /// traits (the rules) or its `features` (the linear gate's set): T1 then
 /// keeps the loops as written, and the searches time them first. Not where
-/// the original is strided ([`strided_last`]). Says so in `warnings`.
+/// the original is never first ([`original_last`]). Says so in `warnings`.
 fn gate_first(
     model: &SavedModel,
     untiled: Option<(usize, &UntiledTraits)>,
@@ -471,10 +472,10 @@ fn gate_first(
         return kept;
     }
     if let Some(why) = gate.why(Some(traits), features) {
-        if traits.strided() {
+        if let Some(never) = traits.never_first() {
             warnings.push(format!(
-                "the untiled gate fired ({why}), but the innermost loop as written walks memory at a stride, where a \
-                 tile nearly always wins: the best-ranked tile stays first (README, \"Strided originals\")"
+                "the untiled gate fired ({why}), but the innermost loop as written {never}: the best-ranked tile stays \
+                 first"
             ));
             return kept;
         }
@@ -542,14 +543,14 @@ type Estimated = Vec<(String, f64)>;
 /// `kept` led by the candidate [`compiled::first_by_kind`] takes with
 /// the compiler's estimates of each kind of code among `variants`
 /// (`--compiled`), unless the untiled gate put the original first; a
-/// `strided` original is never taken. Also each kind's estimate, for the
-/// report.
+/// `demoted` original ([`UntiledTraits::never_first`]) is never taken. Also
+/// each kind's estimate, for the report.
 fn compiled_first(
     d: usize,
     variants: &[Variant],
     scores: &[f64],
     kept: Vec<usize>,
-    strided: bool,
+    demoted: bool,
     estimate: impl FnOnce(&[Variant]) -> Result<HashMap<Variant, f64>, Error>,
 ) -> Result<(Vec<usize>, Estimated), Error> {
     let gated =
@@ -557,7 +558,7 @@ fn compiled_first(
     if gated {
         return Ok((kept, Vec::new()));
     }
-    let allowed = |k: usize| !(strided && variants[k] == Variant::Untiled);
+    let allowed = |k: usize| !(demoted && variants[k] == Variant::Untiled);
     let kinds: Vec<Variant> = variants.iter().map(|v| compiled::kind(v, d)).collect();
     let usable: Vec<Variant> = (0..kinds.len()).filter(|&k| allowed(k)).map(|k| kinds[k].clone()).collect();
     let rate = estimate(&usable)?;
@@ -764,11 +765,12 @@ mod tests {
     }
 
     #[test]
-    fn a_strided_original_ranked_first_goes_last_and_says_so() {
+    fn an_original_never_first_ranked_first_goes_last_and_says_why() {
         let mut warnings = Vec::new();
-        assert_eq!(strided_last(&[0.5, 0.1, 0.3], 2, &mut warnings), vec![0.5, 0.1, f64::INFINITY]);
+        let why = "walks memory at a stride";
+        assert_eq!(original_last(&[0.5, 0.1, 0.3], 2, why, &mut warnings), vec![0.5, 0.1, f64::INFINITY]);
         assert!(warnings.is_empty(), "ranked second, it moves without a word");
-        assert_eq!(ranked(&strided_last(&[0.5, 0.1, 0.0], 2, &mut warnings)), vec![1, 0, 2]);
+        assert_eq!(ranked(&original_last(&[0.5, 0.1, 0.0], 2, why, &mut warnings)), vec![1, 0, 2]);
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("walks memory at a stride"), "{}", warnings[0]);
     }

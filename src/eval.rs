@@ -95,6 +95,11 @@ pub struct InstanceEval {
     /// The original walks memory at a stride along its innermost loop
     /// ([`strided_original`]): no method takes it first.
     pub strided: bool,
+    /// The original's innermost loop carries a recurrence
+    /// ([`UntiledTraits::recurrent`]; known where the kernels' sources
+    /// were given): no method takes it first either.
+    #[serde(default)]
+    pub recurrent: bool,
     /// Where the blended ranker ranked the instance, the two scores it
     /// summed, per candidate: so that other blends of them (or of several
     /// models' reports) can be replayed without training again.
@@ -274,7 +279,9 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
 /// untiled original when the gate fires, the searches time it
 /// first, and "T1 network" scores the network's own first pick beside it.
 /// Where the original walks memory at a stride along its innermost loop
-/// ([`strided_original`]), neither the network nor the gate puts it first.
+/// ([`strided_original`]) or that loop carries a recurrence (`traits`,
+/// [`UntiledTraits::recurrent`]), neither the network nor the gate puts it
+/// first.
 pub fn evaluate(
     model: &SavedModel,
     records: &[Record],
@@ -304,8 +311,10 @@ pub fn evaluate(
         let key = (kernel.clone(), rows[0].mode.clone(), sizes.clone());
         let features = model.meta.gate.as_ref().and_then(|g| Some(untiled_row?.features_of(g.linear.as_ref()?.set)));
         let gated = model.meta.gate.as_ref().is_some_and(|g| g.fires(traits.get(&key), features));
+        let recurrent = traits.get(&key).is_some_and(UntiledTraits::recurrent);
+        let demoted = strided || recurrent;
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
-        let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, strided, gated);
+        let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, demoted, gated);
         // Where `tss predict` drops the ranking for the cache rule, so do the
         // methods here: T6-Random draws from the rule's neighbours.
         let ruled = model.distrust(&feats, &pred).and(cache_rule_pick(&cands));
@@ -328,7 +337,7 @@ pub fn evaluate(
         if let Some(e) = compiled.get(&key) {
             scores.insert(
                 "T1 compiled".to_string(),
-                score(compiled_pick(e, &cands, &pred, t1, (ruled.is_some(), gated), strided)),
+                score(compiled_pick(e, &cands, &pred, t1, (ruled.is_some(), gated), demoted)),
             );
         }
         let mean_kept = kept.iter().map(|&k| times[k]).sum::<f64>() / kept.len() as f64;
@@ -367,6 +376,7 @@ pub fn evaluate(
             search_order: order,
             ruled: ruled.is_some(),
             strided,
+            recurrent,
             parts,
             compiled: compiled.get(&key).cloned(),
         });
@@ -377,14 +387,14 @@ pub fn evaluate(
 /// T1 among the kinds of code the compiler's estimates `e` do not veto
 /// ([`first_allowed`]), as `tss predict --compiled` takes it: where T1
 /// follows the cache rule (`ruled`) or the gate put the original first, T1
-/// stays; a strided original is never taken.
+/// stays; a `demoted` original (strided or recurrent) is never taken.
 fn compiled_pick(
     e: &Estimates,
     cands: &[&Record],
     pred: &[f64],
     t1: usize,
     kept_by: (bool, bool),
-    strided: bool,
+    demoted: bool,
 ) -> usize {
     let (ruled, gated) = kept_by;
     if ruled || gated && cands[t1].tile == UNTILED {
@@ -393,7 +403,7 @@ fn compiled_pick(
     let kinds: Vec<&str> =
         cands.iter().map(|c| e.kind_of.get(&c.tile).map_or(c.tile.as_str(), String::as_str)).collect();
     let rate: HashMap<&str, f64> = e.rate.iter().map(|(k, r)| (k.as_str(), *r)).collect();
-    first_allowed(pred, &kinds, &rate, |k| !(strided && cands[k].tile == UNTILED)).unwrap_or(t1)
+    first_allowed(pred, &kinds, &rate, |k| !(demoted && cands[k].tile == UNTILED)).unwrap_or(t1)
 }
 
 /// What the model's methods take on one instance.
@@ -408,21 +418,21 @@ struct Picks {
 
 /// The picks of a ranking `pred` of candidates of kinds `class`, where
 /// `original` is the untiled candidate: the gate (`gated`) puts it first,
-/// unless it walks memory at a stride (`strided`), which ranks it last
-/// ([`crate::gate::strided_original`]); either way the searches time it
-/// by the second measurement.
+/// unless it is `demoted` (it walks memory at a stride,
+/// [`crate::gate::strided_original`], or carries a recurrence), which ranks
+/// it last; either way the searches time it by the second measurement.
 fn picks<K: Eq + std::hash::Hash>(
     pred: &[f64],
     class: impl Fn(usize) -> K,
     original: Option<usize>,
-    strided: bool,
+    demoted: bool,
     gated: bool,
 ) -> Picks {
-    let demoted = original.filter(|_| strided);
-    let rank = demoted.map_or_else(|| pred.to_vec(), |u| tiles_first(pred, u));
+    let last = original.filter(|_| demoted);
+    let rank = last.map_or_else(|| pred.to_vec(), |u| tiles_first(pred, u));
     let kept = keep_best(&rank);
     let mut order = search_order(&rank, class, original);
-    let untiled = original.filter(|_| gated && !strided);
+    let untiled = original.filter(|_| gated && !demoted);
     if let Some(u) = untiled {
         order.retain(|&k| k != u);
         order.insert(0, u);
@@ -772,6 +782,7 @@ mod tests {
             t1_tile: "64x64:4x1".into(),
             ruled: false,
             strided: false,
+            recurrent: false,
             parts: None,
             compiled: None,
         };
@@ -813,6 +824,7 @@ mod tests {
             search_order: vec![0, 1],
             ruled: false,
             strided: false,
+            recurrent: false,
             parts: None,
             compiled: None,
         }

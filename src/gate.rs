@@ -66,6 +66,29 @@ impl UntiledTraits {
     pub fn strided(&self) -> bool {
         self.other > 0
     }
+
+    /// Whether the innermost loop as written reads what its previous
+    /// iterations wrote (a recurrence, not a reduction): gcc does not
+    /// vectorise it, while skewed or reordered tiles and register tiles
+    /// across independent rows can. Never the first pick either.
+    pub fn recurrent(&self) -> bool {
+        self.recurrences > 0
+    }
+
+    /// Why the loops as written are never the first pick, whatever the
+    /// network or the gate says (`None`: they may be). The searches still
+    /// time them second.
+    pub fn never_first(&self) -> Option<&'static str> {
+        if self.strided() {
+            Some("walks memory at a stride, where a tile nearly always wins (README, \"Strided originals\")")
+        } else if self.recurrent() {
+            Some(
+                "carries a recurrence, which gcc does not vectorise, where a tile nearly always wins (README, \"Recurrences\")",
+            )
+        } else {
+            None
+        }
+    }
 }
 
 /// Whether an untiled row's stored features ([`STORED`]) say that its loops
@@ -353,8 +376,13 @@ fn best_cut(mut admitted: Vec<(f64, f64)>, cuts: &[f64]) -> Option<(f64, f64)> {
 pub type InstanceKey = (String, String, String);
 
 /// The traits of every instance of `records`, from the kernels' sources
-/// (`kernels`, found by file stem; each analysed once per mode).
-pub fn traits_of(records: &[Record], kernels: &[PathBuf]) -> Result<HashMap<InstanceKey, UntiledTraits>, Error> {
+/// (`kernels`, found by file stem; each analysed once per mode). A row of a
+/// kernel not among them is an error, or has no traits unless `every`.
+pub fn traits_of(
+    records: &[Record],
+    kernels: &[PathBuf],
+    every: bool,
+) -> Result<HashMap<InstanceKey, UntiledTraits>, Error> {
     let mut sources = Sources::new(kernels);
     let mut out = HashMap::new();
     for r in records {
@@ -362,9 +390,12 @@ pub fn traits_of(records: &[Record], kernels: &[PathBuf]) -> Result<HashMap<Inst
         if out.contains_key(&key) {
             continue;
         }
-        let a = sources
-            .analysis(&r.kernel, r.mode == "parallel")?
-            .ok_or_else(|| Error::Usage(Sources::unknown(&r.kernel)))?;
+        let Some(a) = sources.analysis(&r.kernel, r.mode == "parallel")? else {
+            if every {
+                return Err(Error::Usage(Sources::unknown(&r.kernel)));
+            }
+            continue;
+        };
         let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(|e| Error::Usage(format!("{}: {e}", r.kernel)))?;
         // The vector width enters no trait.
         let shape = a.shape(&sizes, 256, 1)?;
@@ -390,7 +421,7 @@ pub fn fit_on(
         return Ok(None);
     }
     let rules = || -> Result<_, Error> {
-        Ok(UntiledGate::fit(&samples(records, &traits_of(records, kernels)?, set), assumed_tn))
+        Ok(UntiledGate::fit(&samples(records, &traits_of(records, kernels, true)?, set), assumed_tn))
     };
     let linear = || UntiledGate::fit_linear(&linear_samples(records, set));
     let gate = match kind {
@@ -508,6 +539,14 @@ mod tests {
         assert!(strided_original(&x));
         assert!(!strided_original(&x[..names.len() - 4]), "a row stored before the column");
         assert!(t(1.0, 2, 1).strided() && !t(1.0, 2, 0).strided());
+    }
+
+    #[test]
+    fn strided_or_recurrent_originals_are_never_first_and_say_why() {
+        assert_eq!(t(1.0, 2, 0).never_first(), None);
+        assert!(t(1.0, 2, 1).never_first().unwrap().contains("stride"));
+        let recurrent = UntiledTraits { recurrences: 1, ..t(1.0, 2, 0) };
+        assert!(recurrent.recurrent() && recurrent.never_first().unwrap().contains("recurrence"));
     }
 
     #[test]

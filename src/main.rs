@@ -1125,7 +1125,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 return Err(Error::Usage(format!("no {mode} rows in {}", list_paths(&data))));
             }
             let constants = constant_tiles(&train, &model, &mode)?;
-            let traits = gate_traits(&model, &records, &kernel_files(&kernels)?)?;
+            let traits = untiled_traits(&model, &records, &kernel_files(&kernels)?)?;
             let estimates = compiled_estimates(compiled, &records, &kernel_files(&kernels)?)?;
             let evals = eval::evaluate(&model, &records, &constants, &traits, &estimates);
             let curve = eval::search_curve(&evals, 16);
@@ -1296,7 +1296,7 @@ fn list_paths(p: &[PathBuf]) -> String {
 
 /// `tss gate --samples`: one line per training instance.
 fn write_gate_samples(out: &Path, rows: &[dataset::Record], kernels: &[PathBuf], set: FeatureSet) -> Result<(), Error> {
-    let traits = tss::gate::traits_of(rows, kernels)?;
+    let traits = tss::gate::traits_of(rows, kernels, true)?;
     let mut text = String::from("instance,log_data,unit,other,reductions,recurrences,untiled_tn\n");
     for (key, t, tn) in tss::gate::labelled_samples(rows, &traits, set) {
         let cells = format!("{},{},{},{},{}", t.log_data, t.unit, t.other, t.reductions, t.recurrences);
@@ -1385,24 +1385,27 @@ fn compiled_estimates(
     out
 }
 
-/// The untiled gate's traits of `records`' instances, when `model` has a
-/// gate and `kernels` are given (else none, with a note).
-fn gate_traits(
+/// The untiled traits of `records`' instances from the kernels' sources
+/// (`kernels`): what the gate's rules and the rule that never puts a
+/// recurrent original first read. Without `kernels`, none, with a note;
+/// rows of kernels not among them have none unless the gate's rules need
+/// them (an error).
+fn untiled_traits(
     model: &tss::model::saved::SavedModel,
     records: &[dataset::Record],
     kernels: &[PathBuf],
 ) -> Result<std::collections::HashMap<tss::gate::InstanceKey, tss::gate::UntiledTraits>, Error> {
-    let Some(g) = &model.meta.gate else { return Ok(Default::default()) };
-    if !g.needs_traits() {
+    let rules = model.meta.gate.as_ref().is_some_and(|g| g.needs_traits());
+    if let Some(g) = model.meta.gate.as_ref().filter(|_| !rules || !kernels.is_empty()) {
         eprintln!("tss: gate: {}", g.describe());
-        return Ok(Default::default());
     }
     if kernels.is_empty() {
-        eprintln!("tss: note: the model's untiled gate is not applied without --kernels: T1 is the network's pick");
+        let rule = "the rule that never puts a recurrent original first";
+        let what = if rules { format!("the model's untiled gate and {rule} are") } else { format!("{rule} is") };
+        eprintln!("tss: note: without --kernels, {what} not applied");
         return Ok(Default::default());
     }
-    eprintln!("tss: gate: {}", g.describe());
-    tss::gate::traits_of(records, kernels)
+    tss::gate::traits_of(records, kernels, rules)
 }
 
 fn train(
@@ -1458,7 +1461,7 @@ fn train(
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load_all(&[test.to_path_buf()]).map_err(Error::Usage)?;
         let constants = eval::best_constant(&rows, model.feature_set());
-        let traits = gate_traits(&model, &recs, &gate.kernels)?;
+        let traits = untiled_traits(&model, &recs, &gate.kernels)?;
         let evals = eval::evaluate(&model, &recs, &constants, &traits, &Default::default());
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));

@@ -335,6 +335,7 @@ mod tests {
             search_order: vec![0, 1, 2],
             ruled: false,
             strided: false,
+            recurrent: false,
             parts: None,
             compiled: None,
         }

@@ -180,6 +180,10 @@ fn killed_collection_resumes_without_gaps_or_duplicates() {
     let strided = choice(&regs);
     assert_eq!(strided["original"], false, "{strided}");
     assert!(strided["warnings"].to_string().contains("walks memory at a stride"), "{strided}");
+    // seidel-1d's innermost loop reads what its previous iteration wrote: a
+    // tile stays first, whatever the gate says.
+    let recurrent = choice_of("corpus/recur/seidel-1d.c", "T=20,N=3000", &regs);
+    assert_eq!(recurrent["original"], false, "{recurrent}");
     let table = ok(tss(&cache)
         .args(["eval", "--data", part.to_str().unwrap(), "--kernels", "polybench/paper"])
         .arg("--model")
