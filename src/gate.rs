@@ -377,7 +377,8 @@ pub type InstanceKey = (String, String, String);
 
 /// The traits of every instance of `records`, from the kernels' sources
 /// (`kernels`, found by file stem; each analysed once per mode). A row of a
-/// kernel not among them is an error, or has no traits unless `every`.
+/// kernel not among them is an error where `every` is set, and has no
+/// traits otherwise.
 pub fn traits_of(
     records: &[Record],
     kernels: &[PathBuf],

@@ -400,9 +400,12 @@ impl Kernel {
     /// packed or not ([`crate::Config::pack`]).
     pub fn analyze(scop: &Scop, bands: &[Band]) -> Result<Kernel, PolyError> {
         let base = Self::analyze_order(scop, bands, true, false)?;
+        // Advisory (it only keeps an original from the first pick): a SCoP
+        // whose analysis fails here still gets its features.
         let ctx = Context::alloc();
-        let model = crate::poly::model::Model::build(&ctx, scop)?;
-        let recurrences = crate::poly::deps::inner_recurrences(&ctx, &model, scop)?;
+        let recurrences = crate::poly::model::Model::build(&ctx, scop)
+            .and_then(|m| crate::poly::deps::inner_recurrences(&ctx, &m, scop))
+            .unwrap_or(0);
         let sinks = bands.iter().any(|b| b.tiled && b.orders.sunk.is_some());
         let packs =
             |sink: bool| bands.iter().any(|b| b.tiled && !crate::codegen::packed_reads(scop, b, sink).is_empty());
