@@ -374,15 +374,8 @@ impl<'a> Tile<'a> {
 
 /// The reads of `group` as one map from statement instances to elements.
 fn reads_map(ctx: &Context, scop: &Scop, group: &Group) -> Result<UnionMap, PolyError> {
-    let reads: Vec<String> = group
-        .reads
-        .iter()
-        .map(|&(s, k)| {
-            let stmt = &scop.statements[s];
-            let subs: Vec<String> = stmt.accesses[k].subscripts.iter().map(|e| e.isl()).collect();
-            format!("{} -> {}[{}]", stmt.tuple(), group.array, subs.join(", "))
-        })
-        .collect();
+    let reads: Vec<String> =
+        group.reads.iter().map(|&(s, k)| scop.statements[s].access_isl(&scop.statements[s].accesses[k])).collect();
     Ok(UnionMap::read_from_str(ctx, &format!("[{}] -> {{ {} }}", scop.params.join(", "), reads.join("; ")))?)
 }
 

@@ -183,6 +183,18 @@ impl Statement {
         format!("{}[{}]", self.name, self.iterators.join(", "))
     }
 
+    /// ISL map piece of one of its accesses: `S0[i, j] -> A[i, j + 1]`.
+    pub fn access_isl(&self, a: &Access) -> String {
+        let subs: Vec<String> = a.subscripts.iter().map(|e| e.isl()).collect();
+        format!("{} -> {}[{}]", self.tuple(), a.array, subs.join(", "))
+    }
+
+    /// Whether `a` touches an element the statement writes itself: its
+    /// accumulator, as `C[i][j]` in `C[i][j] += ...`.
+    pub fn writes_same(&self, a: &Access) -> bool {
+        self.accesses.iter().any(|w| w.write && w.array == a.array && w.subscripts == a.subscripts)
+    }
+
     /// The statement's part of a union set: `S0[i, j] : constraints`.
     pub fn domain_piece(&self) -> String {
         if self.constraints.is_empty() {

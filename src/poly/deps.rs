@@ -11,7 +11,7 @@ use isl_rs::{Context, UnionMap};
 
 use super::model::Model;
 use super::{PolyError, isl_err};
-use crate::frontend::{Access, Scop, Statement};
+use crate::frontend::Scop;
 
 pub struct Dependences {
     /// Read after write (flow).
@@ -59,16 +59,11 @@ pub fn fresh_reads(ctx: &Context, m: &Model, scop: &Scop) -> Result<BTreeSet<(St
     for s in &scop.statements {
         let written: BTreeSet<&str> = s.accesses.iter().filter(|a| a.write).map(|a| a.array.as_str()).collect();
         for array in written {
-            let own =
-                |a: &Access| s.accesses.iter().any(|w| w.write && w.array == a.array && w.subscripts == a.subscripts);
             let others: Vec<String> = s
                 .accesses
                 .iter()
-                .filter(|a| !a.write && a.array == array && !own(a))
-                .map(|a| {
-                    let subs: Vec<String> = a.subscripts.iter().map(|e| e.isl()).collect();
-                    format!("{} -> {array}[{}]", s.tuple(), subs.join(", "))
-                })
+                .filter(|a| !a.write && a.array == array && !s.writes_same(a))
+                .map(|a| s.access_isl(a))
                 .collect();
             if others.is_empty() {
                 continue;
@@ -108,13 +103,9 @@ pub fn inner_recurrences(ctx: &Context, m: &Model, scop: &Scop) -> Result<u32, P
             .map_err(|e| isl_err(what, &text, e))?
             .intersect_domain_union_set(m.domain.copy()?)?)
     };
-    let access = |s: &Statement, a: &Access| {
-        let subs: Vec<String> = a.subscripts.iter().map(|e| e.isl()).collect();
-        format!("{} -> {}[{}]", s.tuple(), a.array, subs.join(", "))
-    };
     let mut count = 0;
     for s in scop.statements.iter().filter(|s| s.iterators.len() == depth) {
-        let writes: Vec<String> = s.accesses.iter().filter(|a| a.write).map(|a| access(s, a)).collect();
+        let writes: Vec<String> = s.accesses.iter().filter(|a| a.write).map(|a| s.access_isl(a)).collect();
         if writes.is_empty() {
             continue;
         }
@@ -127,9 +118,8 @@ pub fn inner_recurrences(ctx: &Context, m: &Model, scop: &Scop) -> Result<u32, P
             "the innermost loop",
             format!("{} -> {}[{}] : tss_inner != {inner}", s.tuple(), s.name, sink.join(", ")),
         )?;
-        let own = |a: &Access| s.accesses.iter().any(|w| w.write && w.array == a.array && w.subscripts == a.subscripts);
-        for a in s.accesses.iter().filter(|a| !a.write && !own(a)) {
-            let read = map("read accesses", access(s, a))?;
+        for a in s.accesses.iter().filter(|a| !a.write && !s.writes_same(a)) {
+            let read = map("read accesses", s.access_isl(a))?;
             let flow = c(&writes)?.apply_range(read.reverse()?)?.intersect(c(&before)?)?.intersect(c(&along)?)?;
             if !flow.is_empty()? {
                 count += 1;

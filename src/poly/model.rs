@@ -23,13 +23,11 @@ impl Model {
         for s in &scop.statements {
             domain.push_str(&s.domain_piece());
             domain.push(';');
-            let tuple = s.tuple();
             for a in &s.accesses {
-                let subs: Vec<String> = a.subscripts.iter().map(|e| e.isl()).collect();
-                let m = format!("{tuple} -> {}[{}]", a.array, subs.join(", "));
+                let m = s.access_isl(a);
                 if a.write { writes.push(m) } else { reads.push(m) }
             }
-            sched.push(format!("{tuple} -> [{}]", schedule_dims(s, width).join(", ")));
+            sched.push(format!("{} -> [{}]", s.tuple(), schedule_dims(s, width).join(", ")));
         }
         let read_str =
             |what: &str, text: String| UnionMap::read_from_str(ctx, &text).map_err(|e| isl_err(what, &text, e));
