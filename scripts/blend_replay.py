@@ -55,11 +55,12 @@ def raw(inst, part):
 
 def strided_original(inst):
     """Whether eval kept the original from first place: it walks memory at a
-    stride, or its innermost loop carries a recurrence. Reports since
-    `strided` (and `recurrent`) say so; in older ones it shows only where the
-    network put the original first and T1 did not."""
+    stride, or its innermost loop carries a recurrence and it runs on one
+    thread. Reports since `strided` (and `recurrent`, `threaded`) say so; in
+    older ones it shows only where the network put the original first and T1
+    did not."""
     if "strided" in inst:
-        return inst["strided"] or inst.get("recurrent", False)
+        return inst["strided"] or (inst.get("recurrent", False) and not inst.get("threaded", False))
     s = inst["scores"]
     return s.get("T1 network", {}).get("config") == "untiled" and s["T1"]["config"] != "untiled"
 

@@ -34,7 +34,7 @@ def first_by_kind(inst, est, floor):
     gated = s['T1'].get('config') == 'untiled' and s.get('T1 network', s['T1']).get('config') != 'untiled'
     if inst['ruled'] or gated:
         return s['T1']['tn']
-    demoted = inst['strided'] or inst.get('recurrent', False)
+    demoted = inst['strided'] or (inst.get('recurrent', False) and not inst.get('threaded', False))
     cands = [c for c in inst['candidates'] if not (demoted and c[0] == 'untiled')]
     rate = est['rate']
     best = max([rate.get(kind_of(est, c[0]), 0.0) for c in cands])

@@ -97,9 +97,15 @@ pub struct InstanceEval {
     pub strided: bool,
     /// The original's innermost loop carries a recurrence
     /// ([`UntiledTraits::recurrent`]; known where the kernels' sources
-    /// were given): no method takes it first either.
+    /// were given): no method takes it first either, unless it is
+    /// `threaded`.
     #[serde(default)]
     pub recurrent: bool,
+    /// The original runs its outermost loop on several threads
+    /// ([`UntiledTraits::threaded`]), which keeps a recurrent one in the
+    /// running for the first pick.
+    #[serde(default)]
+    pub threaded: bool,
     /// Where the blended ranker ranked the instance, the two scores it
     /// summed, per candidate: so that other blends of them (or of several
     /// models' reports) can be replayed without training again.
@@ -312,7 +318,8 @@ pub fn evaluate(
         let features = model.meta.gate.as_ref().and_then(|g| Some(untiled_row?.features_of(g.linear.as_ref()?.set)));
         let gated = model.meta.gate.as_ref().is_some_and(|g| g.fires(traits.get(&key), features));
         let recurrent = traits.get(&key).is_some_and(UntiledTraits::recurrent);
-        let demoted = strided || recurrent;
+        let threaded = traits.get(&key).is_some_and(|t| t.threaded);
+        let demoted = strided || traits.get(&key).is_some_and(|t| t.never_first().is_some());
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
         let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, demoted, gated);
         // Where `tss predict` drops the ranking for the cache rule, so do the
@@ -377,6 +384,7 @@ pub fn evaluate(
             ruled: ruled.is_some(),
             strided,
             recurrent,
+            threaded,
             parts,
             compiled: compiled.get(&key).cloned(),
         });
@@ -783,6 +791,7 @@ mod tests {
             ruled: false,
             strided: false,
             recurrent: false,
+            threaded: false,
             parts: None,
             compiled: None,
         };
@@ -825,6 +834,7 @@ mod tests {
             ruled: false,
             strided: false,
             recurrent: false,
+            threaded: false,
             parts: None,
             compiled: None,
         }

@@ -56,6 +56,11 @@ pub struct UntiledTraits {
     /// ([`crate::poly::deps::inner_recurrences`]).
     #[serde(default)]
     pub recurrences: u32,
+    /// Whether the original runs its outermost loop on several threads
+    /// (`--parallel`, that loop free of dependences and longer than one
+    /// iteration): the threads then give it the speed its recurrence takes.
+    #[serde(default)]
+    pub threaded: bool,
 }
 
 impl UntiledTraits {
@@ -77,11 +82,14 @@ impl UntiledTraits {
 
     /// Why the loops as written are never the first pick, whatever the
     /// network or the gate says (`None`: they may be). The searches still
-    /// time them second.
+    /// time them second. A recurrent original that runs on several threads
+    /// may be: on the Zen 4's parallel rows of `corpus/recur` such originals
+    /// were the fastest on 12 of 36 instances, the single-threaded ones on
+    /// none (README, "Recurrences").
     pub fn never_first(&self) -> Option<&'static str> {
         if self.strided() {
             Some("walks memory at a stride, where a tile nearly always wins (README, \"Strided originals\")")
-        } else if self.recurrent() {
+        } else if self.recurrent() && !self.threaded {
             Some(
                 "carries a recurrence, which gcc does not vectorise, where a tile nearly always wins (README, \"Recurrences\")",
             )
@@ -398,8 +406,10 @@ pub fn traits_of(
             continue;
         };
         let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(|e| Error::Usage(format!("{}: {e}", r.kernel)))?;
-        // The vector width enters no trait.
-        let shape = a.shape(&sizes, 256, 1)?;
+        // The vector width enters no trait, nor the thread count beyond
+        // whether there are several.
+        let threads = if r.mode == "parallel" { 2 } else { 1 };
+        let shape = a.shape(&sizes, 256, threads)?;
         let caches = Caches { l1d: r.meta.l1d, l2: r.meta.l2, line: r.meta.line };
         out.insert(key, a.kernel.untiled_traits(&shape, &caches));
     }
@@ -487,7 +497,7 @@ mod tests {
     use super::*;
 
     fn t(log_data: f64, unit: u32, other: u32) -> UntiledTraits {
-        UntiledTraits { log_data, unit, other, reductions: 0, recurrences: 0 }
+        UntiledTraits { log_data, unit, other, reductions: 0, recurrences: 0, threaded: false }
     }
 
     #[test]
@@ -548,6 +558,9 @@ mod tests {
         assert!(t(1.0, 2, 1).never_first().unwrap().contains("stride"));
         let recurrent = UntiledTraits { recurrences: 1, ..t(1.0, 2, 0) };
         assert!(recurrent.recurrent() && recurrent.never_first().unwrap().contains("recurrence"));
+        let threaded = UntiledTraits { threaded: true, ..recurrent };
+        assert_eq!(threaded.never_first(), None, "its threads may pay for the recurrence");
+        assert!(UntiledTraits { threaded: true, ..t(1.0, 2, 1) }.never_first().is_some(), "strided either way");
     }
 
     #[test]

@@ -1297,9 +1297,17 @@ fn list_paths(p: &[PathBuf]) -> String {
 /// `tss gate --samples`: one line per training instance.
 fn write_gate_samples(out: &Path, rows: &[dataset::Record], kernels: &[PathBuf], set: FeatureSet) -> Result<(), Error> {
     let traits = tss::gate::traits_of(rows, kernels, true)?;
-    let mut text = String::from("instance,log_data,unit,other,reductions,recurrences,untiled_tn\n");
+    let mut text = String::from("instance,log_data,unit,other,reductions,recurrences,threaded,untiled_tn\n");
     for (key, t, tn) in tss::gate::labelled_samples(rows, &traits, set) {
-        let cells = format!("{},{},{},{},{}", t.log_data, t.unit, t.other, t.reductions, t.recurrences);
+        let cells = format!(
+            "{},{},{},{},{},{}",
+            t.log_data,
+            t.unit,
+            t.other,
+            t.reductions,
+            t.recurrences,
+            u8::from(t.threaded)
+        );
         text.push_str(&format!("\"{key}\",{cells},{tn}\n"));
     }
     std::fs::write(out, text).map_err(|source| Error::Io { path: out.into(), source })

@@ -336,6 +336,7 @@ mod tests {
             ruled: false,
             strided: false,
             recurrent: false,
+            threaded: false,
             parts: None,
             compiled: None,
         }

@@ -614,8 +614,7 @@ impl Kernel {
             (e / (c.tile(m) as f64).clamp(1.0, e)).ceil()
         };
         let units = match (config, self.spread) {
-            (None, _) if self.untiled_parallel => self.source_order.first().map_or(1.0, |&m| extents[m]),
-            (None, _) => 1.0,
+            (None, _) => self.untiled_units(&extents),
             (Some(c), Spread::Member(m)) => tiles(c, m),
             (Some(c), Spread::Wavefront) => tiles(c, 0).min(tiles(c, 1)),
             (Some(_), Spread::Outside) => 0.0,
@@ -623,6 +622,15 @@ impl Kernel {
         let threads = shape.threads.max(1) as f64;
         let idle = if units >= 1.0 { 1.0 - units / (threads * (units / threads).ceil()) } else { 0.0 };
         [threads.ln(), units.ln_1p(), idle]
+    }
+
+    /// The units of work the untiled code hands to threads: the iterations
+    /// of its outermost loop where that loop is parallel, else one.
+    fn untiled_units(&self, extents: &[f64]) -> f64 {
+        match self.source_order.first() {
+            Some(&m) if self.untiled_parallel => extents[m],
+            _ => 1.0,
+        }
     }
 
     /// V_GROUPS, V_ROWS, V_FILL of a config ([`FeatureSet::Vector`]). The
@@ -677,12 +685,14 @@ impl Kernel {
     }
 
     /// What [`crate::gate::UntiledGate`] knows of the untiled original at
-    /// `shape`: its data per statement instance (`LOG_DATA`) and the
-    /// strides along the loop it runs innermost.
+    /// `shape`: its data per statement instance (`LOG_DATA`), the strides
+    /// along the loop it runs innermost, its recurrences and whether it
+    /// runs on several threads.
     pub fn untiled_traits(&self, shape: &Shape, caches: &Caches) -> UntiledTraits {
         let [unit, other, reductions] = self.untiled_inner.strides();
         let log_data = self.traffic_extra(shape, None, caches)[2];
-        UntiledTraits { log_data, unit, other, reductions, recurrences: self.recurrences }
+        let threaded = shape.threads > 1 && self.untiled_units(&self.member_extents(shape)) > 1.0;
+        UntiledTraits { log_data, unit, other, reductions, recurrences: self.recurrences, threaded }
     }
 
     /// The `traffic` set's own features (see [`FeatureSet::Traffic`]).

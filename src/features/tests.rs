@@ -421,6 +421,26 @@ fn the_parallel_set_counts_the_units_the_threads_share() {
 }
 
 #[test]
+fn a_recurrent_original_is_threaded_only_where_its_outer_loop_spreads() {
+    // iir-rows filters each row along `j` (a recurrence) and runs its batch
+    // loop in parallel; seidel-1d's time loop carries a dependence, so its
+    // original runs on one thread whatever the mode.
+    let c = Caches::PAPER;
+    let traits = |file: &str, sizes: &str, threads: usize| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), threads > 1).unwrap();
+        let shape = a.shape(&Sizes::parse(&a.scop.params, sizes).unwrap(), 512, threads).unwrap();
+        a.kernel.untiled_traits(&shape, &c)
+    };
+    let iir = traits("corpus/recur/iir-rows.c", "NB=8,H=300,W=200", 2);
+    assert!(iir.recurrent() && iir.threaded && iir.never_first().is_none());
+    let serial = traits("corpus/recur/iir-rows.c", "NB=8,H=300,W=200", 1);
+    assert!(!serial.threaded && serial.never_first().is_some(), "one thread: the recurrence costs");
+    let seidel = traits("corpus/recur/seidel-1d.c", "T=20,N=1000", 2);
+    assert!(seidel.recurrent() && !seidel.threaded && seidel.never_first().is_some());
+}
+
+#[test]
 fn the_source_set_describes_the_untiled_loops_and_the_skew() {
     let c = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
     let names = FeatureSet::Source.names();
