@@ -409,6 +409,17 @@ pub fn machines_of(paths: &[PathBuf]) -> Result<Vec<Descriptor>, String> {
     Ok(out)
 }
 
+/// How many kernels have rows of machine `m` among `records` (matched by
+/// CPU, family and model, L2, compiler and flags: the columns rows carry).
+pub fn kernels_on(records: &[Record], m: &Descriptor) -> usize {
+    let id = m.cpu_id().unwrap_or_default();
+    let on_m = |r: &&Record| {
+        let k = &r.meta;
+        (&k.cpu, &k.cpu_id, k.l2, &k.cc, &k.cflags) == (&m.cpu, &id, m.l2, &m.cc, &m.cflags)
+    };
+    records.iter().filter(on_m).map(|r| r.kernel.as_str()).collect::<std::collections::BTreeSet<_>>().len()
+}
+
 /// The machine that `path`'s directory belongs to, if it records one.
 pub fn machine_of(path: &Path) -> Result<Option<Descriptor>, String> {
     machine_in(dir_of(path))

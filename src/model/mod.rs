@@ -536,6 +536,8 @@ pub fn fit(
         };
         (first.cpu, first.cc, first.cflags) = (all(|m| &m.cpu), all(|m| &m.cc), all(|m| &m.cflags));
     }
+    let machines = if pool { crate::dataset::machines_of(data)? } else { Vec::new() };
+    let machine_kernels = machines.iter().map(|m| crate::dataset::kernels_on(&records, m)).collect();
     let data_info = saved::Provenance {
         files: list,
         mode: if modes.is_empty() { "serial".to_string() } else { modes.iter().copied().collect::<Vec<_>>().join("+") },
@@ -549,7 +551,8 @@ pub fn fit(
         cc: first.cc,
         cflags: first.cflags,
         machine,
-        machines: if pool { crate::dataset::machines_of(data)? } else { Vec::new() },
+        machines,
+        machine_kernels,
     };
     let meta = saved::ModelMeta {
         format: saved::FORMAT,

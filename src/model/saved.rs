@@ -42,25 +42,49 @@ pub struct Provenance {
     /// `machine` is empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub machines: Vec<crate::machine::Descriptor>,
+    /// How many of `kernels` have rows of each of `machines`, in order
+    /// (empty in models trained before it was recorded: then every machine
+    /// counts whole). A machine with rows of fewer than half of them, say a
+    /// family of kernels timed on one more CPU, does not make the model one
+    /// trained on that CPU ([`Provenance::differences_from`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub machine_kernels: Vec<usize>,
 }
+
+/// How [`Provenance::differences_from`] says that a pooled machine like
+/// this one has rows of only a few of the model's kernels.
+const ONLY: &str = "only ";
 
 impl Provenance {
     /// How the recorded training platforms differ from `here`: empty when
-    /// one of them is like it, else the differences of the closest; `None`
-    /// when the model recorded no descriptor.
+    /// one of them is like it and has rows of at least half the model's
+    /// kernels, else the differences of the closest (for a machine like
+    /// `here` with fewer, how few: `only 6 of its 124 kernels`); `None` when
+    /// the model recorded no descriptor.
     pub fn differences_from(&self, here: &crate::machine::Descriptor) -> Option<Vec<String>> {
         // Among as many differences, the vector ISA and the L2 weigh most.
         let weight =
             |d: &Vec<String>| (d.len(), d.iter().filter(|x| x.starts_with("isa ") || x.starts_with("L2 ")).count());
-        self.machine.iter().chain(&self.machines).map(|m| m.differences(here)).min_by_key(weight)
+        let pooled = self.machines.iter().enumerate().map(|(k, m)| {
+            let diffs = m.differences(here);
+            match self.machine_kernels.get(k) {
+                Some(&n) if diffs.is_empty() && 2 * n < self.kernels.len() => {
+                    vec![format!("{ONLY}{n} of its {} kernels", self.kernels.len())]
+                }
+                _ => diffs,
+            }
+        });
+        self.machine.iter().map(|m| m.differences(here)).chain(pooled).min_by_key(weight)
     }
 
     /// How a warning names the training machines: `another machine`, or
-    /// `3 other machines (the closest differs in ...)` for a pooled model.
+    /// `3 other machines (the closest differs in ...)` for a pooled model,
+    /// or `4 machines, this kind for only 6 of its 124 kernels`.
     pub fn other_machines(&self, diffs: &[String]) -> String {
-        match self.machine.iter().chain(&self.machines).count() {
-            0 | 1 => format!("another machine ({})", diffs.join(", ")),
-            n => format!("{n} other machines (the closest differs in {})", diffs.join(", ")),
+        match (self.machine.iter().chain(&self.machines).count(), diffs) {
+            (n, [few]) if few.starts_with(ONLY) => format!("{n} machines, this kind for {few}"),
+            (0 | 1, _) => format!("another machine ({})", diffs.join(", ")),
+            (n, _) => format!("{n} other machines (the closest differs in {})", diffs.join(", ")),
         }
     }
 }
@@ -366,6 +390,25 @@ pub(crate) mod tests {
         assert!(diffs.iter().any(|d| d.starts_with("L1d ")), "{diffs:?}");
         assert!(pooled.other_machines(&diffs).starts_with("2 other machines (the closest differs in cpu"), "{diffs:?}");
         assert!(single.other_machines(&["x".into()]).starts_with("another machine (x)"));
+    }
+
+    #[test]
+    fn a_machine_with_rows_of_a_few_kernels_does_not_make_the_model_its_own() {
+        let here = crate::machine::Descriptor::detect("cc 12", "-O3 -march=native");
+        let other = crate::machine::Descriptor { cpu: "Other".into(), l2: here.l2 * 2, ..here.clone() };
+        let kernels: Vec<String> = (0..10).map(|k| format!("k{k}")).collect();
+        let pooled = |counts: Vec<usize>| Provenance {
+            kernels: kernels.clone(),
+            machines: vec![other.clone(), here.clone()],
+            machine_kernels: counts,
+            ..Provenance::default()
+        };
+        assert_eq!(pooled(vec![10, 5]).differences_from(&here), Some(Vec::new()), "half counts");
+        let few = pooled(vec![10, 4]);
+        let diffs = few.differences_from(&here).unwrap();
+        assert_eq!(diffs, ["only 4 of its 10 kernels"]);
+        assert_eq!(few.other_machines(&diffs), "2 machines, this kind for only 4 of its 10 kernels");
+        assert_eq!(pooled(Vec::new()).differences_from(&here), Some(Vec::new()), "not recorded: counts whole");
     }
 
     /// An untrained model of the default set, every input's range [0, 1].
