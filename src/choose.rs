@@ -505,7 +505,9 @@ fn with_original(mut kept: Vec<usize>, original: Option<usize>) -> Vec<usize> {
 /// unrolling, every register tile the refinement would try at each of them,
 /// then, for the sets that also describe the untiled code (the corpus
 /// models'), the instance's config space and its anchors (README, "Config
-/// space"): what such a model was trained on.
+/// space"): what such a model was trained on, less the packing configs
+/// whose copies outgrow L2 ([`crate::space::copies_fit`]; plain, so the
+/// cubic tiles keep their indices).
 fn candidate_configs(
     a: &crate::Analysis,
     tiles: &[usize],
@@ -534,6 +536,9 @@ fn candidate_configs(
             }
         }
     }
+    // Only the member extents of the shape matter here.
+    let shape = a.shape(sizes, 256, 1)?;
+    out.retain(|c| crate::space::copies_fit(a, &shape, c, caches.l2));
     Ok(out)
 }
 

@@ -16,18 +16,23 @@
 //! search against model-guided search at equal numbers of measurements
 //! ([`search_curve`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
 use crate::compiled::{Estimates, first_allowed};
+use crate::config::Config;
 use crate::dataset::{Record, STORED};
-use crate::features::FeatureSet;
+use crate::error::Error;
+use crate::features::{FeatureSet, Shape};
 use crate::gate::{InstanceKey, UntiledTraits, strided_original};
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
+use crate::instance::Sizes;
 use crate::model::ranker::sum_of_z_scores;
 use crate::model::saved::SavedModel;
+use crate::refeature::Sources;
 use crate::select::{keep_best, neighbours, ranked, search_count, search_order, tiles_first};
 use crate::stats::geo_mean;
 
@@ -115,6 +120,10 @@ pub struct InstanceEval {
     /// used, so that other floors can be replayed (`scripts/compiled_cost.py`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compiled: Option<Estimates>,
+    /// The timed configs left out of the model's choice
+    /// ([`oversized_copies`]) and their times, as `candidates` lists the rest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<(String, f64)>,
 }
 
 /// A blended instance's scores before blending, in `candidates`' order.
@@ -278,6 +287,34 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
         .min_by(|&a, &b| key(cands[a]).partial_cmp(&key(cands[b])).unwrap_or(std::cmp::Ordering::Equal))
 }
 
+/// Per instance of `records`, the timed configs `tss predict` would not
+/// rank: packing configs whose copies outgrow the rows' L2
+/// ([`crate::space::copies_fit`]), from the kernels' sources (`kernels`,
+/// by file stem); rows of other kernels have none.
+pub fn oversized_copies(
+    records: &[Record],
+    kernels: &[PathBuf],
+) -> Result<HashMap<InstanceKey, HashSet<String>>, Error> {
+    let mut sources = Sources::new(kernels);
+    let mut out: HashMap<InstanceKey, HashSet<String>> = HashMap::new();
+    let mut shapes: HashMap<InstanceKey, Shape> = HashMap::new();
+    for r in records.iter().filter(|r| r.tile != UNTILED) {
+        let key = (r.kernel.clone(), r.mode.clone(), r.sizes.clone());
+        let Some(a) = sources.analysis(&r.kernel, r.mode == "parallel")? else { continue };
+        if !shapes.contains_key(&key) {
+            let sizes =
+                Sizes::parse(&a.scop.params, &r.sizes).map_err(|e| Error::Usage(format!("{}: {e}", r.kernel)))?;
+            // Only the member extents of the shape matter here.
+            shapes.insert(key.clone(), a.shape(&sizes, 256, 1)?);
+        }
+        let Ok(c) = r.tile.parse::<Config>() else { continue };
+        if !crate::space::copies_fit(a, &shapes[&key], &c, r.meta.l2) {
+            out.entry(key).or_default().insert(r.tile.clone());
+        }
+    }
+    Ok(out)
+}
+
 /// Evaluates `model` on every instance of `records` (rows of one mode);
 /// `constants` are the constant baselines of the training rows, if known.
 /// Where the model has an untiled gate and it knows the instance (rules:
@@ -286,35 +323,44 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
 /// first, and "T1 network" scores the network's own first pick beside it.
 /// Where the original walks memory at a stride along its innermost loop
 /// ([`strided_original`]) or that loop carries a recurrence (`traits`,
-/// [`UntiledTraits::recurrent`]), neither the network nor the gate puts it
-/// first.
+/// [`UntiledTraits::never_first`]), neither the network nor the gate puts it
+/// first. The configs `oversized` lists per instance ([`oversized_copies`])
+/// are left out of the model's choice, as `tss predict` leaves them out;
+/// the baselines and the fastest config still see them.
 pub fn evaluate(
     model: &SavedModel,
     records: &[Record],
     constants: &Constants,
     traits: &HashMap<InstanceKey, UntiledTraits>,
+    oversized: &HashMap<InstanceKey, HashSet<String>>,
     compiled: &HashMap<InstanceKey, Estimates>,
 ) -> Vec<InstanceEval> {
     let set = model.feature_set();
     let mut out = Vec::new();
     for ((kernel, sizes, _), rows) in instances(records) {
-        let cands = timed(&rows, set);
+        let key = (kernel.clone(), rows[0].mode.clone(), sizes.clone());
+        // The baselines are fixed rules: they take any timed config. The
+        // model's methods take what `tss predict` ranks.
+        let all = timed(&rows, set);
+        let left_out = oversized.get(&key);
+        let cands: Vec<&Record> =
+            all.iter().copied().filter(|r| left_out.is_none_or(|s| !s.contains(&r.tile))).collect();
         // An instance with one candidate offers no choice: every method
         // would score 1 on it (e.g. only the original left while its tiled
         // rows await measuring again).
         if cands.len() < 2 {
             continue;
         }
+        let all_times: Vec<f64> = all.iter().map(|r| r.time_median.unwrap_or(f64::NAN)).collect();
         let times: Vec<f64> = cands.iter().map(|r| r.time_median.unwrap_or(f64::NAN)).collect();
         let feats: Vec<Vec<f64>> = cands.iter().map(|r| r.features_of(set).to_vec()).collect();
         let untiled_row = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok);
         let (pred, parts) = blended(model, model.predict(&feats), &cands, untiled_row.copied());
-        let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let best = all_times.iter().copied().fold(f64::INFINITY, f64::min);
         let baseline = untiled_row.and_then(|r| r.time_median);
         let network_first = keep_best(&pred)[0];
         let original = cands.iter().position(|r| r.tile == UNTILED);
         let strided = untiled_row.is_some_and(|r| strided_original(r.features_of(STORED)));
-        let key = (kernel.clone(), rows[0].mode.clone(), sizes.clone());
         let features = model.meta.gate.as_ref().and_then(|g| Some(untiled_row?.features_of(g.linear.as_ref()?.set)));
         let gated = model.meta.gate.as_ref().is_some_and(|g| g.fires(traits.get(&key), features));
         let recurrent = traits.get(&key).is_some_and(UntiledTraits::recurrent);
@@ -336,6 +382,8 @@ pub fn evaluate(
         let searched = &order[..search_count(order.len())];
         let score = |k: usize| Score { config: Some(cands[k].tile.clone()), ..score_of(times[k], best, baseline) };
         let fastest = |ks: &mut dyn Iterator<Item = usize>| ks.min_by(|&a, &b| times[a].total_cmp(&times[b]));
+        let score_all =
+            |k: usize| Score { config: Some(all[k].tile.clone()), ..score_of(all_times[k], best, baseline) };
         let mut scores = BTreeMap::new();
         scores.insert("T1".to_string(), score(t1));
         if model.meta.gate.is_some() || original.is_some() {
@@ -352,25 +400,25 @@ pub fn evaluate(
         if let Some(k) = fastest(&mut searched.iter().copied()) {
             scores.insert("T6-Search".to_string(), score(k));
         }
-        if let Some(k) = cands.iter().position(|r| r.tile.split('x').all(|t| t == "32")) {
-            scores.insert("tile 32".to_string(), score(k));
+        if let Some(k) = all.iter().position(|r| r.tile.split('x').all(|t| t == "32")) {
+            scores.insert("tile 32".to_string(), score_all(k));
         }
-        if let Some(k) = cache_rule_pick(&cands) {
-            scores.insert("cache rule".to_string(), score(k));
+        if let Some(k) = cache_rule_pick(&all) {
+            scores.insert("cache rule".to_string(), score_all(k));
         }
-        if let Some(k) = traffic_rule_pick(&cands) {
-            scores.insert("traffic rule".to_string(), score(k));
+        if let Some(k) = traffic_rule_pick(&all) {
+            scores.insert("traffic rule".to_string(), score_all(k));
         }
-        let position = |c: &String| cands.iter().position(|r| r.tile == *c);
+        let position = |c: &String| all.iter().position(|r| r.tile == *c);
         if let Some(k) = constants.plain.as_ref().and_then(position) {
-            scores.insert("constant".to_string(), score(k));
+            scores.insert("constant".to_string(), score_all(k));
         }
         if let Some((c, k)) = constants.vector.as_ref().and_then(|c| Some((c, position(c)?))) {
-            let k = vector_anchor(&cands, c).unwrap_or(k);
-            scores.insert("constant+vector".to_string(), score(k));
+            let k = vector_anchor(&all, c).unwrap_or(k);
+            scores.insert("constant+vector".to_string(), score_all(k));
         }
-        if let Some(k) = fastest(&mut (0..cands.len())) {
-            scores.insert("best".to_string(), score(k));
+        if let Some(k) = (0..all.len()).min_by(|&a, &b| all_times[a].total_cmp(&all_times[b])) {
+            scores.insert("best".to_string(), score_all(k));
         }
         out.push(InstanceEval {
             kernel,
@@ -387,6 +435,12 @@ pub fn evaluate(
             threaded,
             parts,
             compiled: compiled.get(&key).cloned(),
+            left_out: all
+                .iter()
+                .zip(&all_times)
+                .filter(|(r, _)| !cands.contains(r))
+                .map(|(r, &t)| (r.tile.clone(), t))
+                .collect(),
         });
     }
     out
@@ -794,6 +848,7 @@ mod tests {
             threaded: false,
             parts: None,
             compiled: None,
+            left_out: Vec::new(),
         };
         assert_eq!(e.search_order, vec![0, 2, 1]);
         let c = search_curve(&[e], 3);
@@ -837,6 +892,7 @@ mod tests {
             threaded: false,
             parts: None,
             compiled: None,
+            left_out: Vec::new(),
         }
     }
 

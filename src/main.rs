@@ -1126,8 +1126,9 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             let constants = constant_tiles(&train, &model, &mode)?;
             let traits = untiled_traits(&model, &records, &kernel_files(&kernels)?)?;
+            let oversized = eval::oversized_copies(&records, &kernel_files(&kernels)?)?;
             let estimates = compiled_estimates(compiled, &records, &kernel_files(&kernels)?)?;
-            let evals = eval::evaluate(&model, &records, &constants, &traits, &estimates);
+            let evals = eval::evaluate(&model, &records, &constants, &traits, &oversized, &estimates);
             let curve = eval::search_curve(&evals, 16);
             if json {
                 let out = serde_json::json!({
@@ -1470,7 +1471,8 @@ fn train(
         let recs: Vec<_> = dataset::load_all(&[test.to_path_buf()]).map_err(Error::Usage)?;
         let constants = eval::best_constant(&rows, model.feature_set());
         let traits = untiled_traits(&model, &recs, &gate.kernels)?;
-        let evals = eval::evaluate(&model, &recs, &constants, &traits, &Default::default());
+        let oversized = eval::oversized_copies(&recs, &gate.kernels)?;
+        let evals = eval::evaluate(&model, &recs, &constants, &traits, &oversized, &Default::default());
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));
         model.meta.scores["test"] = serde_json::json!({ "file": test.display().to_string(), "summary": summary });

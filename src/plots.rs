@@ -339,6 +339,7 @@ mod tests {
             threaded: false,
             parts: None,
             compiled: None,
+            left_out: Vec::new(),
         }
     }
 

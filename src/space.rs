@@ -49,6 +49,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::config::Config;
+use crate::features::Shape;
 use crate::instance::Sizes;
 use crate::machine::Caches;
 use crate::refine::{self, register_tiles};
@@ -67,6 +68,20 @@ pub const PLUTO_DEFAULT: usize = 32;
 /// The packed sample of an instance is this fraction of its plain sample
 /// (step 6 of the rule).
 pub const PACK_SHARE: usize = 4;
+
+/// Whether config `c` of `a` stays a candidate of `tss predict` at `shape`:
+/// a packing config only where its buffers fit in `l2` bytes. A copy pays
+/// for itself by being reused from cache; one larger than L2 (ttm-mode2's
+/// copy of `X[i][l][j]` spans a whole `i` tile: 17 MiB at tile 256) is
+/// evicted before the tile reuses it. In the serial training rows of four CPUs, 110 of 3300
+/// instances timed such a config; it was the fastest on 2, and the
+/// fastest of them ran 2.1-3.7x slower than the instance's fastest
+/// (geometric mean per CPU; README, "Copies larger than L2").
+/// Collection still times them: they are the evidence, and the packed
+/// vector anchors are the constant+vector baseline's.
+pub fn copies_fit(a: &Analysis, shape: &Shape, c: &Config, l2: u64) -> bool {
+    !c.pack || a.kernel.packed_bytes(shape, c) <= l2 as f64
+}
 
 /// The space of one instance.
 #[derive(Clone, Debug)]
@@ -302,9 +317,13 @@ mod tests {
         assert_eq!(product(&[]), vec![Vec::<usize>::new()]);
     }
 
+    fn analysis(file: &str) -> Analysis {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        crate::analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap()
+    }
+
     fn matmul() -> Analysis {
-        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/polybench/paper/matmul.c"));
-        crate::analyze(path, &std::fs::read_to_string(path).unwrap(), false).unwrap()
+        analysis("polybench/paper/matmul.c")
     }
 
     #[test]
@@ -361,6 +380,25 @@ mod tests {
         assert_eq!(anchored, CONSTANTS.len(), "one vector tile per constant");
         assert_eq!(variants.len(), anchors.len() + 12 + 2 * (12 / PACK_SHARE));
         assert_eq!(count(crate::config::VECTOR), anchored + 12 / PACK_SHARE);
+    }
+
+    #[test]
+    fn packed_copies_larger_than_l2_are_no_candidates() {
+        // ttm-mode2 packs X[i][l][j], reused across k: over a whole `i` tile
+        // the copy is i x l x j, where gemm's B[k][j] panel is k x j.
+        let l2 = 1 << 20;
+        let ttm = analysis("corpus/fresh/ttm-mode2.c");
+        let shape = ttm.shape(&Sizes::parse(&ttm.scop.params, "NI=73,NK=22,NL=121,NJ=434").unwrap(), 512, 1).unwrap();
+        let cfg = |s: &str| s.parse::<Config>().unwrap();
+        let big = cfg("256x256x256x256:1x8x1x1/pack/v2");
+        assert_eq!(ttm.kernel.packed_bytes(&shape, &big), (73 * 121 * 256 * 8) as f64, "i, l whole; j by 256");
+        assert!(!copies_fit(&ttm, &shape, &big, l2));
+        assert!(copies_fit(&ttm, &shape, &cfg("8x22x64x32:1x8x1x1/pack/v2"), l2), "8 x 32 x 64 doubles");
+        assert!(copies_fit(&ttm, &shape, &cfg("256x256x256x256:1x8x1x1/v2"), l2), "no copy");
+        let mm = matmul();
+        let shape = mm.shape(&Sizes::parse(&mm.scop.params, "NI=2000,NJ=2000,NK=2000").unwrap(), 512, 1).unwrap();
+        assert!(copies_fit(&mm, &shape, &cfg("256x256x64/pack"), l2));
+        assert!(!copies_fit(&mm, &shape, &cfg("1024x1024x1024/pack"), l2));
     }
 
     #[test]

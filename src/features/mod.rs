@@ -749,6 +749,32 @@ impl Kernel {
         (elems * self.element_bytes as f64) as u64
     }
 
+    /// Bytes of the buffers packing config `config` copies a tile's reads
+    /// into (0 for a config that packs nothing), each member's tile bounded
+    /// by its extent in `shape`.
+    pub fn packed_bytes(&self, shape: &Shape, config: &Config) -> f64 {
+        if let Some((_, view)) = self.views.iter().find(|(key, _)| *key == (config.sink || !self.sinks, config.pack)) {
+            return view.packed_bytes(shape, config);
+        }
+        if !config.pack {
+            return 0.0;
+        }
+        let extents = self.member_extents(shape);
+        let t = |m: usize| (config.tile(m) as f64).min(extents.get(m).copied().unwrap_or(1.0));
+        let elems: f64 = self
+            .spans
+            .iter()
+            .zip(&self.packed)
+            .filter(|(_, p)| **p)
+            .map(|(subs, _)| {
+                subs.iter()
+                    .map(|per| 1.0 + per.iter().enumerate().map(|(m, s)| s * (t(m) - 1.0)).sum::<f64>())
+                    .product::<f64>()
+            })
+            .sum();
+        elems * self.element_bytes as f64
+    }
+
     /// [`candidates`] for this kernel's element size.
     pub fn candidates(&self, ps: &[i64; 3], caches: &Caches) -> Vec<usize> {
         candidates_of(ps, caches, self.element_bytes)
