@@ -737,15 +737,7 @@ impl Kernel {
     /// reference, the product over subscripts of the range they sweep.
     pub fn working_set(&self, tile: &[usize]) -> u64 {
         let t = |m: usize| size_at(tile, m).unwrap_or(1) as f64;
-        let elems: f64 = self
-            .spans
-            .iter()
-            .map(|subs| {
-                subs.iter()
-                    .map(|per| 1.0 + per.iter().enumerate().map(|(m, s)| s * (t(m) - 1.0)).sum::<f64>())
-                    .product::<f64>()
-            })
-            .sum();
+        let elems: f64 = self.spans.iter().map(|subs| footprint(subs, t)).sum();
         (elems * self.element_bytes as f64) as u64
     }
 
@@ -761,17 +753,8 @@ impl Kernel {
         }
         let extents = self.member_extents(shape);
         let t = |m: usize| (config.tile(m) as f64).min(extents.get(m).copied().unwrap_or(1.0));
-        let elems: f64 = self
-            .spans
-            .iter()
-            .zip(&self.packed)
-            .filter(|(_, p)| **p)
-            .map(|(subs, _)| {
-                subs.iter()
-                    .map(|per| 1.0 + per.iter().enumerate().map(|(m, s)| s * (t(m) - 1.0)).sum::<f64>())
-                    .product::<f64>()
-            })
-            .sum();
+        let elems: f64 =
+            self.spans.iter().zip(&self.packed).filter(|(_, p)| **p).map(|(subs, _)| footprint(subs, t)).sum();
         elems * self.element_bytes as f64
     }
 
@@ -779,6 +762,13 @@ impl Kernel {
     pub fn candidates(&self, ps: &[i64; 3], caches: &Caches) -> Vec<usize> {
         candidates_of(ps, caches, self.element_bytes)
     }
+}
+
+/// Elements one reference touches in a tile of `t(m)` iterations per band
+/// member `m`: per array dimension, one plus each member's span times its
+/// iterations less one, multiplied over the dimensions.
+fn footprint(subs: &[Vec<f64>], t: impl Fn(usize) -> f64) -> f64 {
+    subs.iter().map(|per| 1.0 + per.iter().enumerate().map(|(m, s)| s * (t(m) - 1.0)).sum::<f64>()).product()
 }
 
 /// The paper's candidate cubic tile sizes (eq. 1-2): multiples of the cache
