@@ -362,10 +362,11 @@ pub fn evaluate(
         let original = cands.iter().position(|r| r.tile == UNTILED);
         let strided = untiled_row.is_some_and(|r| strided_original(r.features_of(STORED)));
         let features = model.meta.gate.as_ref().and_then(|g| Some(untiled_row?.features_of(g.linear.as_ref()?.set)));
-        let gated = model.meta.gate.as_ref().is_some_and(|g| g.fires(traits.get(&key), features));
-        let recurrent = traits.get(&key).is_some_and(UntiledTraits::recurrent);
-        let threaded = traits.get(&key).is_some_and(|t| t.threaded);
-        let demoted = strided || traits.get(&key).is_some_and(|t| t.never_first().is_some());
+        let known = traits.get(&key);
+        let gated = model.meta.gate.as_ref().is_some_and(|g| g.fires(known, features));
+        let recurrent = known.is_some_and(UntiledTraits::recurrent);
+        let threaded = known.is_some_and(|t| t.threaded);
+        let demoted = strided || known.is_some_and(|t| t.never_first().is_some());
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
         let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, demoted, gated);
         // Where `tss predict` drops the ranking for the cache rule, so do the
@@ -438,7 +439,7 @@ pub fn evaluate(
             left_out: all
                 .iter()
                 .zip(&all_times)
-                .filter(|(r, _)| !cands.contains(r))
+                .filter(|(r, _)| left_out.is_some_and(|s| s.contains(&r.tile)))
                 .map(|(r, &t)| (r.tile.clone(), t))
                 .collect(),
         });
