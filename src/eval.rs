@@ -25,11 +25,10 @@ use crate::compiled::{Estimates, first_allowed};
 use crate::config::Config;
 use crate::dataset::{Record, STORED};
 use crate::error::Error;
-use crate::features::{FeatureSet, Shape};
+use crate::features::FeatureSet;
 use crate::gate::{InstanceKey, UntiledTraits, strided_original};
 use crate::harness::Variant;
 use crate::harness::{Status, UNTILED};
-use crate::instance::Sizes;
 use crate::model::ranker::sum_of_z_scores;
 use crate::model::saved::SavedModel;
 use crate::refeature::Sources;
@@ -297,19 +296,12 @@ pub fn oversized_copies(
 ) -> Result<HashMap<InstanceKey, HashSet<String>>, Error> {
     let mut sources = Sources::new(kernels);
     let mut out: HashMap<InstanceKey, HashSet<String>> = HashMap::new();
-    let mut shapes: HashMap<InstanceKey, Shape> = HashMap::new();
     for r in records.iter().filter(|r| r.tile != UNTILED) {
-        let key = (r.kernel.clone(), r.mode.clone(), r.sizes.clone());
-        let Some(a) = sources.analysis(&r.kernel, r.mode == "parallel")? else { continue };
-        if !shapes.contains_key(&key) {
-            let sizes =
-                Sizes::parse(&a.scop.params, &r.sizes).map_err(|e| Error::Usage(format!("{}: {e}", r.kernel)))?;
-            // Only the member extents of the shape matter here.
-            shapes.insert(key.clone(), a.shape(&sizes, 256, 1)?);
-        }
+        // Only the member extents of the shape matter here.
+        let Some((a, shape)) = sources.shaped(&r.kernel, r.mode == "parallel", &r.sizes, 256, 1)? else { continue };
         let Ok(c) = r.tile.parse::<Config>() else { continue };
-        if !crate::space::copies_fit(a, &shapes[&key], &c, r.meta.l2) {
-            out.entry(key).or_default().insert(r.tile.clone());
+        if !crate::space::copies_fit(a, shape, &c, r.meta.l2) {
+            out.entry((r.kernel.clone(), r.mode.clone(), r.sizes.clone())).or_default().insert(r.tile.clone());
         }
     }
     Ok(out)

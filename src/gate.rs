@@ -34,7 +34,6 @@ use crate::Error;
 use crate::dataset::{Record, STORED, candidates_by_instance};
 use crate::features::FeatureSet;
 use crate::harness::UNTILED;
-use crate::instance::Sizes;
 use crate::machine::{Caches, Descriptor};
 use crate::refeature::Sources;
 
@@ -399,19 +398,17 @@ pub fn traits_of(
         if out.contains_key(&key) {
             continue;
         }
-        let Some(a) = sources.analysis(&r.kernel, r.mode == "parallel")? else {
+        let parallel = r.mode == "parallel";
+        // The vector width enters no trait, nor the thread count beyond
+        // whether there are several.
+        let Some((a, shape)) = sources.shaped(&r.kernel, parallel, &r.sizes, 256, if parallel { 2 } else { 1 })? else {
             if every {
                 return Err(Error::Usage(Sources::unknown(&r.kernel)));
             }
             continue;
         };
-        let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(|e| Error::Usage(format!("{}: {e}", r.kernel)))?;
-        // The vector width enters no trait, nor the thread count beyond
-        // whether there are several.
-        let threads = if r.mode == "parallel" { 2 } else { 1 };
-        let shape = a.shape(&sizes, 256, threads)?;
         let caches = Caches { l1d: r.meta.l1d, l2: r.meta.l2, line: r.meta.line };
-        out.insert(key, a.kernel.untiled_traits(&shape, &caches));
+        out.insert(key, a.kernel.untiled_traits(shape, &caches));
     }
     Ok(out)
 }

@@ -30,15 +30,23 @@ pub struct Summary {
 }
 
 /// The kernels a dataset's rows were measured on, found by file stem, each
-/// analysed once per mode on first use.
+/// analysed once per mode and each instance shaped once, on first use: the
+/// one walk from stored rows back to their sources that refeaturing, the
+/// gate's traits and eval's copy rule share.
 pub struct Sources<'a> {
     by_stem: HashMap<String, &'a PathBuf>,
     analyses: HashMap<(String, bool), Analysis>,
+    /// By kernel, mode, sizes, vector width and threads.
+    shapes: HashMap<(String, bool, String, u32, usize), Shape>,
 }
 
 impl<'a> Sources<'a> {
     pub fn new(kernels: &'a [PathBuf]) -> Sources<'a> {
-        Sources { by_stem: kernels.iter().map(|k| (stem(k), k)).collect(), analyses: HashMap::new() }
+        Sources {
+            by_stem: kernels.iter().map(|k| (stem(k), k)).collect(),
+            analyses: HashMap::new(),
+            shapes: HashMap::new(),
+        }
     }
 
     /// The analysis of `kernel` (a file stem); `None` when no file has that stem.
@@ -50,6 +58,34 @@ impl<'a> Sources<'a> {
             self.analyses.insert(key.clone(), crate::analyze(file, &src, parallel)?);
         }
         Ok(self.analyses.get(&key))
+    }
+
+    /// The analysis of `kernel` and a row's `sizes` bound to its
+    /// parameters; `None` when no file has that stem.
+    pub fn sized(&mut self, kernel: &str, parallel: bool, sizes: &str) -> Result<Option<(&Analysis, Sizes)>, Error> {
+        let Some(a) = self.analysis(kernel, parallel)? else { return Ok(None) };
+        let bound =
+            Sizes::parse(&a.scop.params, sizes).map_err(|e| Error::Usage(format!("{kernel} at {sizes}: {e}")))?;
+        Ok(Some((a, bound)))
+    }
+
+    /// The analysis of `kernel` and the shape of its instance at `sizes`
+    /// for `vector_bits` and `threads`; `None` when no file has that stem.
+    pub fn shaped(
+        &mut self,
+        kernel: &str,
+        parallel: bool,
+        sizes: &str,
+        vector_bits: u32,
+        threads: usize,
+    ) -> Result<Option<(&Analysis, &Shape)>, Error> {
+        let key = (kernel.to_string(), parallel, sizes.to_string(), vector_bits, threads);
+        if !self.shapes.contains_key(&key) {
+            let Some((a, bound)) = self.sized(kernel, parallel, sizes)? else { return Ok(None) };
+            let shape = a.shape(&bound, vector_bits, threads)?;
+            self.shapes.insert(key.clone(), shape);
+        }
+        Ok(Some((&self.analyses[&(key.0.clone(), parallel)], &self.shapes[&key])))
     }
 
     /// The message for a row whose kernel [`Sources::analysis`] does not know.
@@ -72,22 +108,20 @@ pub fn refeature(path: &Path, kernels: &[PathBuf]) -> Result<Summary, Error> {
         ))
     })?;
     let mut sources = Sources::new(kernels);
-    let mut shapes: HashMap<(String, String, String), Shape> = HashMap::new();
     let names = STORED.names();
     let mut summary = Summary { rows: records.len(), ..Summary::default() };
     for (k, r) in records.iter_mut().enumerate() {
         let line = k + 2;
         let at = |msg: String| usage(format!("{}:{line}: {msg}", path.display()));
-        let a = sources.analysis(&r.kernel, r.mode == "parallel")?.ok_or_else(|| at(Sources::unknown(&r.kernel)))?;
-        let shape_key = (r.kernel.clone(), r.mode.clone(), r.sizes.clone());
-        if !shapes.contains_key(&shape_key) {
-            let sizes = Sizes::parse(&a.scop.params, &r.sizes).map_err(&at)?;
-            shapes.insert(
-                shape_key.clone(),
-                a.shape(&sizes, machine.vector_bits, machine.threads(r.mode == "parallel"))?,
-            );
-        }
-        let new = features(a, &shapes[&shape_key], r).map_err(&at)?;
+        let parallel = r.mode == "parallel";
+        let (a, shape) = sources
+            .shaped(&r.kernel, parallel, &r.sizes, machine.vector_bits, machine.threads(parallel))
+            .map_err(|e| match e {
+                Error::Usage(m) => at(m),
+                e => e,
+            })?
+            .ok_or_else(|| at(Sources::unknown(&r.kernel)))?;
+        let new = features(a, shape, r).map_err(&at)?;
         if let Some((j, old)) = r.features.iter().zip(&new).enumerate().find(|(_, (o, n))| differ(**o, **n)) {
             summary.changed += 1;
             summary.first_change.get_or_insert_with(|| {

@@ -293,8 +293,8 @@ fn analysis_at<'a>(
     sizes: &str,
 ) -> Result<(&'a crate::Analysis, Mode, Sizes), Error> {
     let mode = Mode::from_parallel(mode == "parallel");
-    let a = sources.analysis(kernel, mode.is_parallel())?.ok_or_else(|| Error::Usage(Sources::unknown(kernel)))?;
-    let sizes = Sizes::parse(&a.scop.params, sizes).map_err(|e| at(kernel, sizes, e))?;
+    let (a, sizes) =
+        sources.sized(kernel, mode.is_parallel(), sizes)?.ok_or_else(|| Error::Usage(Sources::unknown(kernel)))?;
     Ok((a, mode, sizes))
 }
 
