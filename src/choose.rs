@@ -250,15 +250,15 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     let sizes_list = a.kernel.candidates(&ps, &opts.caches);
     let set = model.feature_set();
     let here = Descriptor::detect("", "");
+    let shape = a.shape(&sizes, here.vector_bits, here.threads(opts.parallel))?;
     let mut variants: Vec<Variant> =
-        candidate_configs(&a, &sizes_list, set, &sizes, &opts.caches, here.vector_registers())?
+        candidate_configs(&a, &sizes_list, set, (&sizes, &shape), &opts.caches, here.vector_registers())?
             .into_iter()
             .map(Variant::Tiled)
             .collect();
     if set.describes_untiled() {
         variants.push(Variant::Untiled);
     }
-    let shape = a.shape(&sizes, here.vector_bits, here.threads(opts.parallel))?;
     let mut rows: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(set, &shape, v.feature_config(d).as_ref(), &opts.caches)).collect();
     // A model of the `compiled` set reads each kind's estimate; `--compiled`
@@ -507,12 +507,13 @@ fn with_original(mut kept: Vec<usize>, original: Option<usize>) -> Vec<usize> {
 /// models'), the instance's config space and its anchors (README, "Config
 /// space"): what such a model was trained on, less the packing configs
 /// whose copies outgrow L2 ([`crate::space::copies_fit`]; plain, so the
-/// cubic tiles keep their indices).
+/// cubic tiles keep their indices). `instance` is the sizes and their
+/// shape (whose member extents the copies are sized by).
 fn candidate_configs(
     a: &crate::Analysis,
     tiles: &[usize],
     set: crate::features::FeatureSet,
-    sizes: &Sizes,
+    (sizes, shape): (&Sizes, &Shape),
     caches: &Caches,
     regs: usize,
 ) -> Result<Vec<Config>, Error> {
@@ -536,9 +537,7 @@ fn candidate_configs(
             }
         }
     }
-    // Only the member extents of the shape matter here.
-    let shape = a.shape(sizes, 256, 1)?;
-    out.retain(|c| crate::space::copies_fit(a, &shape, c, caches.l2));
+    out.retain(|c| crate::space::copies_fit(a, shape, c, caches.l2));
     Ok(out)
 }
 
@@ -788,11 +787,13 @@ mod tests {
         let caches = Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
         let tiles = a.kernel.candidates(&a.extents(&sizes).unwrap(), &caches);
         let d = a.tile_dims();
-        let paper = candidate_configs(&a, &tiles, FeatureSet::Extended, &sizes, &caches, 16).unwrap();
+        let shape = a.shape(&sizes, 256, 1).unwrap();
+        let inst = (&sizes, &shape);
+        let paper = candidate_configs(&a, &tiles, FeatureSet::Extended, inst, &caches, 16).unwrap();
         assert_eq!(paper.len(), tiles.len(), "the paper's sets rank the cubic candidates only");
-        let corpus = candidate_configs(&a, &tiles, FeatureSet::Scop, &sizes, &caches, 16).unwrap();
+        let corpus = candidate_configs(&a, &tiles, FeatureSet::Scop, inst, &caches, 16).unwrap();
         assert!(corpus.starts_with(
-            &candidate_configs(&a, &tiles, FeatureSet::Registers, &sizes, &caches, 16).unwrap()[..tiles.len()]
+            &candidate_configs(&a, &tiles, FeatureSet::Registers, inst, &caches, 16).unwrap()[..tiles.len()]
         ));
         let space = crate::space::enumerate(&a, &sizes, &caches, 16).unwrap();
         let anchors = crate::space::anchors(&a, &space.extents, &caches, 16);
@@ -803,7 +804,7 @@ mod tests {
         let distinct: std::collections::HashSet<&Config> = written.iter().collect();
         assert_eq!(distinct.len(), written.len(), "each config once");
         assert!(corpus.iter().all(|c| c.vector == 0), "a set blind to vector tiles does not rank them");
-        let vectors = candidate_configs(&a, &tiles, FeatureSet::Vector, &sizes, &caches, 16).unwrap();
+        let vectors = candidate_configs(&a, &tiles, FeatureSet::Vector, inst, &caches, 16).unwrap();
         let vectored = space.vectored(&a, 16);
         assert!(!vectored.is_empty() && anchors.iter().any(|c| c.vector > 0), "matmul's k runs around its j");
         let vectors: Vec<Config> = vectors.iter().map(|c| c.written_out(d)).collect();

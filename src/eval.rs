@@ -307,26 +307,38 @@ pub fn oversized_copies(
     Ok(out)
 }
 
+/// What the kernels' sources (and the compiler) say about each instance of
+/// the rows under evaluation, beyond the rows themselves; empty maps where
+/// they are unknown (no `--kernels`), and the rules they drive stay off.
+#[derive(Clone, Debug, Default)]
+pub struct SourceFacts {
+    /// The original's traits ([`crate::gate::traits_of`]).
+    pub traits: HashMap<InstanceKey, UntiledTraits>,
+    /// The packing configs whose copies outgrow L2 ([`oversized_copies`]).
+    pub oversized: HashMap<InstanceKey, HashSet<String>>,
+    /// The compiler's estimates of each kind of code (`--compiled`).
+    pub compiled: HashMap<InstanceKey, Estimates>,
+}
+
 /// Evaluates `model` on every instance of `records` (rows of one mode);
 /// `constants` are the constant baselines of the training rows, if known.
 /// Where the model has an untiled gate and it knows the instance (rules:
-/// `traits`; a linear gate: the untiled row's features), T1 takes the
+/// `facts.traits`; a linear gate: the untiled row's features), T1 takes the
 /// untiled original when the gate fires, the searches time it
 /// first, and "T1 network" scores the network's own first pick beside it.
 /// Where the original walks memory at a stride along its innermost loop
 /// ([`strided_original`]) or that loop carries a recurrence (`traits`,
 /// [`UntiledTraits::never_first`]), neither the network nor the gate puts it
-/// first. The configs `oversized` lists per instance ([`oversized_copies`])
-/// are left out of the model's choice, as `tss predict` leaves them out;
-/// the baselines and the fastest config still see them.
+/// first. The configs `facts.oversized` lists per instance are left out of
+/// the model's choice, as `tss predict` leaves them out; the baselines and
+/// the fastest config still see them.
 pub fn evaluate(
     model: &SavedModel,
     records: &[Record],
     constants: &Constants,
-    traits: &HashMap<InstanceKey, UntiledTraits>,
-    oversized: &HashMap<InstanceKey, HashSet<String>>,
-    compiled: &HashMap<InstanceKey, Estimates>,
+    facts: &SourceFacts,
 ) -> Vec<InstanceEval> {
+    let SourceFacts { traits, oversized, compiled } = facts;
     let set = model.feature_set();
     let mut out = Vec::new();
     for ((kernel, sizes, _), rows) in instances(records) {

@@ -1125,10 +1125,13 @@ fn run(cli: Cli) -> Result<(), Error> {
                 return Err(Error::Usage(format!("no {mode} rows in {}", list_paths(&data))));
             }
             let constants = constant_tiles(&train, &model, &mode)?;
-            let traits = untiled_traits(&model, &records, &kernel_files(&kernels)?)?;
-            let oversized = eval::oversized_copies(&records, &kernel_files(&kernels)?)?;
-            let estimates = compiled_estimates(compiled, &records, &kernel_files(&kernels)?)?;
-            let evals = eval::evaluate(&model, &records, &constants, &traits, &oversized, &estimates);
+            let kernels = kernel_files(&kernels)?;
+            let facts = eval::SourceFacts {
+                traits: untiled_traits(&model, &records, &kernels)?,
+                oversized: eval::oversized_copies(&records, &kernels)?,
+                compiled: compiled_estimates(compiled, &records, &kernels)?,
+            };
+            let evals = eval::evaluate(&model, &records, &constants, &facts);
             let curve = eval::search_curve(&evals, 16);
             if json {
                 let out = serde_json::json!({
@@ -1470,9 +1473,12 @@ fn train(
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load_all(&[test.to_path_buf()]).map_err(Error::Usage)?;
         let constants = eval::best_constant(&rows, model.feature_set());
-        let traits = untiled_traits(&model, &recs, &gate.kernels)?;
-        let oversized = eval::oversized_copies(&recs, &gate.kernels)?;
-        let evals = eval::evaluate(&model, &recs, &constants, &traits, &oversized, &Default::default());
+        let facts = eval::SourceFacts {
+            traits: untiled_traits(&model, &recs, &gate.kernels)?,
+            oversized: eval::oversized_copies(&recs, &gate.kernels)?,
+            compiled: Default::default(),
+        };
+        let evals = eval::evaluate(&model, &recs, &constants, &facts);
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));
         model.meta.scores["test"] = serde_json::json!({ "file": test.display().to_string(), "summary": summary });

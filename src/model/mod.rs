@@ -575,14 +575,7 @@ pub fn fit(
     let (val_records, train_records): (Vec<crate::dataset::Record>, Vec<_>) =
         records.into_iter().partition(|r| val_groups.contains(r.instance_key().as_str()));
     let constants = crate::eval::best_constant(&train_records, model.feature_set());
-    let evals = crate::eval::evaluate(
-        &model,
-        &val_records,
-        &constants,
-        &Default::default(),
-        &Default::default(),
-        &Default::default(),
-    );
+    let evals = crate::eval::evaluate(&model, &val_records, &constants, &Default::default());
     let validation = crate::eval::summarize(&evals.iter().collect::<Vec<_>>());
     model.meta.scores = serde_json::json!({ "validation": validation });
     let report = FitReport {
