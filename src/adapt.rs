@@ -261,13 +261,14 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     let rehearsal = rehearsal_sample(rehearsal, rehearsed_rows(rows.len()), plan.seed);
     let rehearsed = (rehearsal.len(), instance_count(&rehearsal));
     let deadline = (!plan.budget.is_zero()).then(|| start + plan.budget);
+    let members = tuned_members(base.nets(), fit);
     let tuned = if fit.tunes() {
         fit_bar(plan.progress, deadline, &cfg, progress, |p| {
-            fine_tune(base.nets(), &base.meta.normalizer, &rows, &rehearsal, &cfg, deadline, p)
+            fine_tune(members, &base.meta.normalizer, &rows, &rehearsal, &cfg, deadline, p)
         })
         .map_err(usage)?
     } else {
-        Tuned { nets: base.nets().to_vec(), epoch: 0, ran: 0, hit_deadline: false }
+        Tuned { nets: members.to_vec(), epoch: 0, ran: 0, hit_deadline: false }
     };
     let Tuned { nets, epoch, ran: epochs_run, hit_deadline } = tuned;
     // A correction the base carried was fitted to its networks: replaced.
@@ -280,6 +281,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     meta.trained = crate::model::saved::today();
     meta.best_epoch = epoch;
     meta.member_epochs = vec![epoch; nets.len()];
+    meta.config.ensemble = nets.len();
     meta.data.files = vec![data.display().to_string()];
     meta.data.rows = rows.len();
     meta.data.instances = instances;
@@ -551,6 +553,21 @@ fn fine_tune_config(meta: &ModelMeta, space_model: bool) -> crate::model::TrainC
     cfg
 }
 
+/// Members a fit tunes: at most the first [`TUNED_MEMBERS`].
+const TUNED_MEMBERS: usize = 3;
+
+/// The base's networks a fit starts from: the first [`TUNED_MEMBERS`]
+/// where it tunes them. The fitting share of the budget (below) buys a
+/// three-network ensemble its 150 epochs, and an epoch's cost grows with
+/// each member, so a larger base (the built-in serial model has six since
+/// session 71) would get half the epochs, and the epochs count more than
+/// the members (README, "Ten minutes in all"). A member trains on its own
+/// seed from the same split, so the first three are what a three-network
+/// base would be. A correction keeps every member.
+fn tuned_members<B>(nets: &[B], fit: Fit) -> &[B] {
+    if fit.tunes() { &nets[..nets.len().min(TUNED_MEMBERS)] } else { nets }
+}
+
 /// The share of the budget spent measuring; fitting gets the rest. Rows and
 /// rehearsed rows both grow with the measuring time, and so does an
 /// epoch's cost, so one share fits every budget. A model of the space
@@ -679,6 +696,15 @@ mod tests {
     use super::*;
     use crate::dataset::{Appender, tests::rec};
     use crate::features::FeatureSet;
+
+    #[test]
+    fn a_fit_tunes_the_first_three_members_and_a_correction_keeps_all() {
+        let six = [0, 1, 2, 3, 4, 5];
+        assert_eq!(tuned_members(&six, Fit::Tune), &[0, 1, 2]);
+        assert_eq!(tuned_members(&six, Fit::Both), &[0, 1, 2]);
+        assert_eq!(tuned_members(&six, Fit::Correct), &six);
+        assert_eq!(tuned_members(&six[..1], Fit::Tune), &[0]);
+    }
 
     /// Rehearsal takes whole instances until it has the rows asked for, and
     /// names a file that has none to give.
