@@ -559,7 +559,7 @@ const TUNED_MEMBERS: usize = 3;
 /// The base's networks a fit starts from: the first [`TUNED_MEMBERS`]
 /// where it tunes them. The fitting share of the budget (below) buys a
 /// three-network ensemble its 150 epochs, and an epoch's cost grows with
-/// each member, so a larger base (the built-in serial model has six since
+/// each member, so a larger base (the built-in models have six since
 /// session 71) would get half the epochs, and the epochs count more than
 /// the members (README, "Ten minutes in all"). A member trains on its own
 /// seed from the same split, so the first three are what a three-network
