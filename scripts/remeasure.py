@@ -166,7 +166,9 @@ def remeasure_methods(args):
         if not src:
             continue
         cands = inst["candidates"]
-        stored = {c[0]: c[1] for c in cands}
+        # A baseline may pick a config the model's methods leave out
+        # (`left_out`, copies larger than L2): its stored time is there.
+        stored = {c[0]: c[1] for c in cands + inst.get("left_out", [])}
         picks = method_picks(inst)
         tiles = list(dict.fromkeys([c[0] for c in sorted(cands, key=lambda c: c[1])[: args.top]] + list(picks.values())))
         times = measure(args.tss, src, inst["sizes"], tiles, args.reps, rounds=args.rounds)
