@@ -1125,12 +1125,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 return Err(Error::Usage(format!("no {mode} rows in {}", list_paths(&data))));
             }
             let constants = constant_tiles(&train, &model, &mode)?;
-            let kernels = kernel_files(&kernels)?;
-            let facts = eval::SourceFacts {
-                traits: untiled_traits(&model, &records, &kernels)?,
-                oversized: eval::oversized_copies(&records, &kernels)?,
-                compiled: compiled_estimates(compiled, &records, &kernels)?,
-            };
+            let facts = source_facts(&model, &records, &kernel_files(&kernels)?, compiled)?;
             let evals = eval::evaluate(&model, &records, &constants, &facts);
             let curve = eval::search_curve(&evals, 16);
             if json {
@@ -1371,6 +1366,23 @@ fn estimate(data: &[PathBuf], kernels: &[PathBuf], march: Option<String>, mcpu: 
     Ok(())
 }
 
+/// What the kernels' sources say of each instance of `records`, for `tss
+/// eval` and `tss train --test` alike (one place, so both apply the same
+/// rules): the original's traits, the copies larger than L2, and the
+/// compiler's estimates where `compiled` asks for them.
+fn source_facts(
+    model: &tss::model::saved::SavedModel,
+    records: &[dataset::Record],
+    kernels: &[PathBuf],
+    compiled: bool,
+) -> Result<eval::SourceFacts, Error> {
+    Ok(eval::SourceFacts {
+        traits: untiled_traits(model, records, kernels)?,
+        oversized: eval::oversized_copies(records, kernels)?,
+        compiled: compiled_estimates(compiled, records, kernels)?,
+    })
+}
+
 /// The compiler's estimates of every instance of `records` for `tss eval
 /// --compiled` (none without the flag), with a progress bar.
 fn compiled_estimates(
@@ -1473,11 +1485,7 @@ fn train(
     if let Some(test) = test {
         let recs: Vec<_> = dataset::load_all(&[test.to_path_buf()]).map_err(Error::Usage)?;
         let constants = eval::best_constant(&rows, model.feature_set());
-        let facts = eval::SourceFacts {
-            traits: untiled_traits(&model, &recs, &gate.kernels)?,
-            oversized: eval::oversized_copies(&recs, &gate.kernels)?,
-            compiled: Default::default(),
-        };
+        let facts = source_facts(&model, &recs, &gate.kernels, false)?;
         let evals = eval::evaluate(&model, &recs, &constants, &facts);
         let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
         println!("{}", eval::markdown(&evals));
