@@ -17,7 +17,6 @@
 //! ([`search_curve`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -288,17 +287,16 @@ fn traffic_rule_pick(cands: &[&Record]) -> Option<usize> {
 
 /// Per instance of `records`, the timed configs `tss predict` would not
 /// rank: packing configs whose copies outgrow the rows' L2
-/// ([`crate::space::copies_fit`]), from the kernels' sources (`kernels`,
-/// by file stem); rows of other kernels have none.
+/// ([`crate::space::copies_fit`]), from the kernels' sources (`sources`);
+/// rows of other kernels have none.
 pub fn oversized_copies(
     records: &[Record],
-    kernels: &[PathBuf],
+    sources: &mut Sources,
 ) -> Result<HashMap<InstanceKey, HashSet<String>>, Error> {
-    let mut sources = Sources::new(kernels);
     let mut out: HashMap<InstanceKey, HashSet<String>> = HashMap::new();
     for r in records.iter().filter(|r| r.tile != UNTILED) {
         // Only the member extents of the shape matter here.
-        let Some((a, shape)) = sources.shaped(&r.kernel, r.mode == "parallel", &r.sizes, 256, 1)? else { continue };
+        let Some((a, shape)) = sources.shaped_for_rules(&r.kernel, &r.mode, &r.sizes)? else { continue };
         let Ok(c) = r.tile.parse::<Config>() else { continue };
         if !crate::space::copies_fit(a, shape, &c, r.meta.l2) {
             out.entry((r.kernel.clone(), r.mode.clone(), r.sizes.clone())).or_default().insert(r.tile.clone());

@@ -383,25 +383,22 @@ fn best_cut(mut admitted: Vec<(f64, f64)>, cuts: &[f64]) -> Option<(f64, f64)> {
 pub type InstanceKey = (String, String, String);
 
 /// The traits of every instance of `records`, from the kernels' sources
-/// (`kernels`, found by file stem; each analysed once per mode). A row of a
-/// kernel not among them is an error where `every` is set, and has no
-/// traits otherwise.
+/// (`sources`). A row of a kernel not among them is an error where `every`
+/// is set, and has no traits otherwise.
 pub fn traits_of(
     records: &[Record],
-    kernels: &[PathBuf],
+    sources: &mut Sources,
     every: bool,
 ) -> Result<HashMap<InstanceKey, UntiledTraits>, Error> {
-    let mut sources = Sources::new(kernels);
     let mut out = HashMap::new();
     for r in records {
         let key = (r.kernel.clone(), r.mode.clone(), r.sizes.clone());
         if out.contains_key(&key) {
             continue;
         }
-        let parallel = r.mode == "parallel";
         // The vector width enters no trait, nor the thread count beyond
         // whether there are several.
-        let Some((a, shape)) = sources.shaped(&r.kernel, parallel, &r.sizes, 256, if parallel { 2 } else { 1 })? else {
+        let Some((a, shape)) = sources.shaped_for_rules(&r.kernel, &r.mode, &r.sizes)? else {
             if every {
                 return Err(Error::Usage(Sources::unknown(&r.kernel)));
             }
@@ -429,7 +426,7 @@ pub fn fit_on(
         return Ok(None);
     }
     let rules = || -> Result<_, Error> {
-        Ok(UntiledGate::fit(&samples(records, &traits_of(records, kernels, true)?, set), assumed_tn))
+        Ok(UntiledGate::fit(&samples(records, &traits_of(records, &mut Sources::new(kernels), true)?, set), assumed_tn))
     };
     let linear = || UntiledGate::fit_linear(&linear_samples(records, set));
     let gate = match kind {

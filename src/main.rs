@@ -1295,7 +1295,7 @@ fn list_paths(p: &[PathBuf]) -> String {
 
 /// `tss gate --samples`: one line per training instance.
 fn write_gate_samples(out: &Path, rows: &[dataset::Record], kernels: &[PathBuf], set: FeatureSet) -> Result<(), Error> {
-    let traits = tss::gate::traits_of(rows, kernels, true)?;
+    let traits = tss::gate::traits_of(rows, &mut tss::refeature::Sources::new(kernels), true)?;
     let mut text = String::from("instance,log_data,unit,other,reductions,recurrences,threaded,untiled_tn\n");
     for (key, t, tn) in tss::gate::labelled_samples(rows, &traits, set) {
         let cells = format!(
@@ -1376,10 +1376,12 @@ fn source_facts(
     kernels: &[PathBuf],
     compiled: bool,
 ) -> Result<eval::SourceFacts, Error> {
+    // One analysis and one shape per instance for the three.
+    let mut sources = tss::refeature::Sources::new(kernels);
     Ok(eval::SourceFacts {
-        traits: untiled_traits(model, records, kernels)?,
-        oversized: eval::oversized_copies(records, kernels)?,
-        compiled: compiled_estimates(compiled, records, kernels)?,
+        traits: untiled_traits(model, records, &mut sources, !kernels.is_empty())?,
+        oversized: eval::oversized_copies(records, &mut sources)?,
+        compiled: compiled_estimates(compiled, records, &mut sources)?,
     })
 }
 
@@ -1388,7 +1390,7 @@ fn source_facts(
 fn compiled_estimates(
     wanted: bool,
     records: &[dataset::Record],
-    kernels: &[PathBuf],
+    sources: &mut tss::refeature::Sources,
 ) -> Result<std::collections::HashMap<tss::gate::InstanceKey, tss::compiled::Estimates>, Error> {
     if !wanted {
         return Ok(Default::default());
@@ -1401,7 +1403,7 @@ fn compiled_estimates(
         )
         .expect("template"),
     );
-    let out = tss::compiled::estimate_records(records, kernels, &mca, |done, of| {
+    let out = tss::compiled::estimate_records(records, sources, &mca, |done, of| {
         bar.set_length(of as u64);
         bar.set_position(done as u64);
     });
@@ -1410,26 +1412,27 @@ fn compiled_estimates(
 }
 
 /// The untiled traits of `records`' instances from the kernels' sources
-/// (`kernels`): what the gate's rules and the rule that never puts a
-/// recurrent original first read. Without `kernels`, none, with a note;
-/// rows of kernels not among them have none unless the gate's rules need
-/// them (an error).
+/// (`sources`): what the gate's rules and the rule that never puts a
+/// recurrent original first read. Without kernels (`any` unset), none, with
+/// a note; rows of kernels not among them have none unless the gate's rules
+/// need them (an error).
 fn untiled_traits(
     model: &tss::model::saved::SavedModel,
     records: &[dataset::Record],
-    kernels: &[PathBuf],
+    sources: &mut tss::refeature::Sources,
+    any: bool,
 ) -> Result<std::collections::HashMap<tss::gate::InstanceKey, tss::gate::UntiledTraits>, Error> {
     let rules = model.meta.gate.as_ref().is_some_and(|g| g.needs_traits());
-    if let Some(g) = model.meta.gate.as_ref().filter(|_| !rules || !kernels.is_empty()) {
+    if let Some(g) = model.meta.gate.as_ref().filter(|_| !rules || any) {
         eprintln!("tss: gate: {}", g.describe());
     }
-    if kernels.is_empty() {
+    if !any {
         let rule = "the rule that never puts a recurrent original first";
         let what = if rules { format!("the model's untiled gate and {rule} are") } else { format!("{rule} is") };
         eprintln!("tss: note: without --kernels, {what} not applied");
         return Ok(Default::default());
     }
-    tss::gate::traits_of(records, kernels, rules)
+    tss::gate::traits_of(records, sources, rules)
 }
 
 fn train(

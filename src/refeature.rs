@@ -88,6 +88,20 @@ impl<'a> Sources<'a> {
         Ok(Some((&self.analyses[&(key.0.clone(), parallel)], &self.shapes[&key])))
     }
 
+    /// [`Sources::shaped`] for the rules that read a stored row's source
+    /// (the gate's traits, the copy rule): neither reads the vector width,
+    /// nor the thread count beyond whether there are several, so all of
+    /// them share one shape per instance.
+    pub fn shaped_for_rules(
+        &mut self,
+        kernel: &str,
+        mode: &str,
+        sizes: &str,
+    ) -> Result<Option<(&Analysis, &Shape)>, Error> {
+        let parallel = mode == "parallel";
+        self.shaped(kernel, parallel, sizes, 256, if parallel { 2 } else { 1 })
+    }
+
     /// The message for a row whose kernel [`Sources::analysis`] does not know.
     pub fn unknown(kernel: &str) -> String {
         format!("kernel '{kernel}' is in none of the --kernels files")

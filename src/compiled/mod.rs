@@ -248,11 +248,11 @@ pub struct Estimates {
 }
 
 /// [`Estimates`] of every instance of the dataset rows `records`, from the
-/// kernels they were measured on (`kernels`, found by file stem), with
-/// `$CC $CFLAGS`; `progress(done, of)` after each instance.
+/// kernels they were measured on (`sources`), with `$CC $CFLAGS`;
+/// `progress(done, of)` after each instance.
 pub fn estimate_records(
     records: &[Record],
-    kernels: &[PathBuf],
+    sources: &mut Sources,
     mca: &Mca,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<HashMap<InstanceKey, Estimates>, Error> {
@@ -263,11 +263,10 @@ pub fn estimate_records(
     let mut keys: Vec<&InstanceKey> = tiles.keys().collect();
     keys.sort();
     let compiler = Compiler::from_env().map_err(Error::Usage)?;
-    let mut sources = Sources::new(kernels);
     let mut out = HashMap::new();
     for (done, key) in keys.iter().enumerate() {
         let (kernel, mode, sizes) = key;
-        let (session, sizes) = session_at(&mut sources, kernel, mode, sizes, &compiler)?;
+        let (session, sizes) = session_at(sources, kernel, mode, sizes, &compiler)?;
         let d = session.analysis.tile_dims();
         let mut variants = Vec::new();
         let mut kind_of = HashMap::new();
