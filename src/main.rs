@@ -1127,6 +1127,9 @@ fn run(cli: Cli) -> Result<(), Error> {
             let constants = constant_tiles(&train, &model, &mode)?;
             let facts = source_facts(&model, &records, &kernel_files(&kernels)?, compiled)?;
             let evals = eval::evaluate(&model, &records, &constants, &facts);
+            if evals.is_empty() {
+                return Err(Error::Usage(nothing_to_evaluate(&records, &data, model.feature_set())));
+            }
             let curve = eval::search_curve(&evals, 16);
             if json {
                 let out = serde_json::json!({
@@ -1364,6 +1367,22 @@ fn estimate(data: &[PathBuf], kernels: &[PathBuf], march: Option<String>, mcpu: 
         eprintln!("tss: {}: {n} kernels estimated for {}", filler.path().display(), filler.describe());
     }
     Ok(())
+}
+
+/// Why `tss eval` found no instance of `records` (the rows of `data`) to
+/// score, where an empty report would say nothing: rows written before the
+/// model's feature set `set` existed (widened by `tss refeature`), or no
+/// instance with two timed candidates to compare.
+fn nothing_to_evaluate(records: &[dataset::Record], data: &[PathBuf], set: FeatureSet) -> String {
+    let files = list_paths(data);
+    if records.iter().any(|r| r.features.len() >= set.len()) {
+        return format!("{files}: no instance has two timed candidates the model's `{set}` set describes");
+    }
+    format!(
+        "{files}: no row has the {} feature columns the model's `{set}` set reads (the rows predate it): run `tss \
+         refeature --kernels <the kernels they were measured on> <file>` first, which times nothing",
+        set.len()
+    )
 }
 
 /// What the kernels' sources say of each instance of `records`, for `tss

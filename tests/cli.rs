@@ -366,6 +366,27 @@ fn train_takes_both_modes_only_with_the_set_that_tells_them_apart() {
     assert_eq!(&names[names.len() - 3..], ["LOG_THREADS", "LOG_PAR_UNITS", "PAR_IDLE"]);
 }
 
+/// Rows narrower than the model's feature set (a file from before the set
+/// existed) leave `tss eval` nothing to score: it says so and names the fix,
+/// instead of printing an empty report.
+#[test]
+fn eval_names_rows_too_narrow_for_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let wide = zen5_rows(&dir, "parallel");
+    let mut rd = csv::Reader::from_path(&wide).unwrap();
+    let keep = rd.headers().unwrap().iter().position(|h| h == "f_PS1").unwrap() + 29;
+    let narrow = dir.path().join("narrow.csv");
+    let mut wr = csv::Writer::from_path(&narrow).unwrap();
+    wr.write_record(rd.headers().unwrap().iter().take(keep)).unwrap();
+    for r in rd.records() {
+        wr.write_record(r.unwrap().iter().take(keep)).unwrap();
+    }
+    wr.flush().unwrap();
+    let (ok, _, err) = tss(&["eval", "--parallel", "--data", narrow.to_str().unwrap()]);
+    let last = err.trim().lines().last().unwrap_or_default();
+    assert!(!ok && last.contains("narrow.csv") && last.contains("tss refeature"), "{err}");
+}
+
 #[test]
 fn a_capped_model_records_its_cap_and_still_ranks() {
     let dir = tempfile::tempdir().unwrap();
