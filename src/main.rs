@@ -1398,7 +1398,7 @@ fn source_facts(
     // One analysis and one shape per instance for the three.
     let mut sources = tss::refeature::Sources::new(kernels);
     Ok(eval::SourceFacts {
-        traits: untiled_traits(model, records, &mut sources, !kernels.is_empty())?,
+        traits: untiled_traits(model, records, &mut sources)?,
         oversized: eval::oversized_copies(records, &mut sources)?,
         compiled: compiled_estimates(compiled, records, &mut sources)?,
     })
@@ -1432,15 +1432,15 @@ fn compiled_estimates(
 
 /// The untiled traits of `records`' instances from the kernels' sources
 /// (`sources`): what the gate's rules and the rule that never puts a
-/// recurrent original first read. Without kernels (`any` unset), none, with
-/// a note; rows of kernels not among them have none unless the gate's rules
-/// need them (an error).
+/// recurrent original first read. Without kernels, none, with a note; rows
+/// of kernels not among them have none unless the gate's rules need them
+/// (an error).
 fn untiled_traits(
     model: &tss::model::saved::SavedModel,
     records: &[dataset::Record],
     sources: &mut tss::refeature::Sources,
-    any: bool,
 ) -> Result<std::collections::HashMap<tss::gate::InstanceKey, tss::gate::UntiledTraits>, Error> {
+    let any = !sources.is_empty();
     let rules = model.meta.gate.as_ref().is_some_and(|g| g.needs_traits());
     if let Some(g) = model.meta.gate.as_ref().filter(|_| !rules || any) {
         eprintln!("tss: gate: {}", g.describe());

@@ -102,6 +102,11 @@ impl<'a> Sources<'a> {
         self.shaped(kernel, parallel, sizes, 256, if parallel { 2 } else { 1 })
     }
 
+    /// Whether no kernel file was given, so that no row's source is known.
+    pub fn is_empty(&self) -> bool {
+        self.by_stem.is_empty()
+    }
+
     /// The message for a row whose kernel [`Sources::analysis`] does not know.
     pub fn unknown(kernel: &str) -> String {
         format!("kernel '{kernel}' is in none of the --kernels files")
