@@ -353,12 +353,11 @@ pub fn evaluate(
         if cands.len() < 2 {
             continue;
         }
-        let all_times: Vec<f64> = all.iter().map(|r| r.time_median.unwrap_or(f64::NAN)).collect();
-        let times: Vec<f64> = cands.iter().map(|r| r.time_median.unwrap_or(f64::NAN)).collect();
+        let times: Vec<f64> = cands.iter().map(|r| median(r)).collect();
         let feats: Vec<Vec<f64>> = cands.iter().map(|r| r.features_of(set).to_vec()).collect();
         let untiled_row = rows.iter().find(|r| r.tile == UNTILED && r.status == Status::Ok);
         let (pred, parts) = blended(model, model.predict(&feats), &cands, untiled_row.copied());
-        let best = all_times.iter().copied().fold(f64::INFINITY, f64::min);
+        let best = all.iter().map(|r| median(r)).fold(f64::INFINITY, f64::min);
         let baseline = untiled_row.and_then(|r| r.time_median);
         let network_first = keep_best(&pred)[0];
         let original = cands.iter().position(|r| r.tile == UNTILED);
@@ -385,9 +384,7 @@ pub fn evaluate(
         let searched = &order[..search_count(order.len())];
         let score = |k: usize| Score { config: Some(cands[k].tile.clone()), ..score_of(times[k], best, baseline) };
         let fastest = |ks: &mut dyn Iterator<Item = usize>| ks.min_by(|&a, &b| times[a].total_cmp(&times[b]));
-        let score_all =
-            |k: usize| Score { config: Some(all[k].tile.clone()), ..score_of(all_times[k], best, baseline) };
-        let mut scores = BTreeMap::new();
+        let mut scores = rule_scores(&all, constants, best, baseline);
         scores.insert("T1".to_string(), score(t1));
         if model.meta.gate.is_some() || original.is_some() {
             scores.insert("T1 network".to_string(), score(network_first));
@@ -402,26 +399,6 @@ pub fn evaluate(
         scores.insert("T6-Random".to_string(), score_of(mean_kept, best, baseline));
         if let Some(k) = fastest(&mut searched.iter().copied()) {
             scores.insert("T6-Search".to_string(), score(k));
-        }
-        if let Some(k) = all.iter().position(|r| r.tile.split('x').all(|t| t == "32")) {
-            scores.insert("tile 32".to_string(), score_all(k));
-        }
-        if let Some(k) = cache_rule_pick(&all) {
-            scores.insert("cache rule".to_string(), score_all(k));
-        }
-        if let Some(k) = traffic_rule_pick(&all) {
-            scores.insert("traffic rule".to_string(), score_all(k));
-        }
-        let position = |c: &String| all.iter().position(|r| r.tile == *c);
-        if let Some(k) = constants.plain.as_ref().and_then(position) {
-            scores.insert("constant".to_string(), score_all(k));
-        }
-        if let Some((c, k)) = constants.vector.as_ref().and_then(|c| Some((c, position(c)?))) {
-            let k = vector_anchor(&all, c).unwrap_or(k);
-            scores.insert("constant+vector".to_string(), score_all(k));
-        }
-        if let Some(k) = (0..all.len()).min_by(|&a, &b| all_times[a].total_cmp(&all_times[b])) {
-            scores.insert("best".to_string(), score_all(k));
         }
         out.push(InstanceEval {
             kernel,
@@ -440,13 +417,37 @@ pub fn evaluate(
             compiled: compiled.get(&key).cloned(),
             left_out: all
                 .iter()
-                .zip(&all_times)
-                .filter(|(r, _)| left_out.is_some_and(|s| s.contains(&r.tile)))
-                .map(|(r, &t)| (r.tile.clone(), t))
+                .filter(|r| left_out.is_some_and(|s| s.contains(&r.tile)))
+                .map(|r| (r.tile.clone(), median(r)))
                 .collect(),
         });
     }
     out
+}
+
+/// A row's median time; NaN where it has none, which no comparison picks.
+fn median(r: &Record) -> f64 {
+    r.time_median.unwrap_or(f64::NAN)
+}
+
+/// The fixed rules' scores on an instance's timed configs `all`, the
+/// model's candidates or not (a rule takes any config): tile 32, the cache
+/// and traffic rules, the training rows' constants, and the best.
+fn rule_scores(all: &[&Record], constants: &Constants, best: f64, baseline: Option<f64>) -> BTreeMap<String, Score> {
+    let position = |c: &String| all.iter().position(|r| r.tile == *c);
+    let picks = [
+        ("tile 32", all.iter().position(|r| r.tile.split('x').all(|t| t == "32"))),
+        ("cache rule", cache_rule_pick(all)),
+        ("traffic rule", traffic_rule_pick(all)),
+        ("constant", constants.plain.as_ref().and_then(position)),
+        (
+            "constant+vector",
+            constants.vector.as_ref().and_then(|c| Some(vector_anchor(all, c).unwrap_or(position(c)?))),
+        ),
+        ("best", (0..all.len()).min_by(|&a, &b| median(all[a]).total_cmp(&median(all[b])))),
+    ];
+    let score = |k: usize| Score { config: Some(all[k].tile.clone()), ..score_of(median(all[k]), best, baseline) };
+    picks.into_iter().filter_map(|(name, k)| Some((name.to_string(), score(k?)))).collect()
 }
 
 /// T1 among the kinds of code the compiler's estimates `e` do not veto

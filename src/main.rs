@@ -1385,6 +1385,17 @@ fn nothing_to_evaluate(records: &[dataset::Record], data: &[PathBuf], set: Featu
     )
 }
 
+/// The rows of `tss train --test`'s file, refused when none is as wide as
+/// the feature set `set` the model will read (the same reason `tss eval`
+/// gives).
+fn scorable_rows(test: &Path, set: FeatureSet) -> Result<Vec<dataset::Record>, Error> {
+    let recs = dataset::load_all(&[test.to_path_buf()]).map_err(Error::Usage)?;
+    if recs.iter().any(|r| r.features.len() >= set.len()) {
+        return Ok(recs);
+    }
+    Err(Error::Usage(nothing_to_evaluate(&recs, &[test.to_path_buf()], set)))
+}
+
 /// What the kernels' sources say of each instance of `records`, for `tss
 /// eval` and `tss train --test` alike (one place, so both apply the same
 /// rules): the original's traits, the copies larger than L2, and the
@@ -1467,6 +1478,12 @@ fn train(
         indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {prefix} epoch {pos}/{len} {msg}")
             .expect("template"),
     );
+    // Hours of training must not end in an empty test report: rows too
+    // narrow for the set stop here, before any epoch.
+    let test_rows = match test {
+        Some(t) => Some(scorable_rows(t, cfg.feature_set)?),
+        None => None,
+    };
     let members = cfg.ensemble;
     let t0 = std::time::Instant::now();
     let (mut model, r) = tss::model::fit(data, out, cfg, pool, &mut |k, e, tl, vl| {
@@ -1504,14 +1521,19 @@ fn train(
     if gate.blend {
         model.meta.ranker = fit_ranker(&model, &rows)?;
     }
-    if let Some(test) = test {
-        let recs: Vec<_> = dataset::load_all(&[test.to_path_buf()]).map_err(Error::Usage)?;
+    if let (Some(test), Some(recs)) = (test, test_rows) {
         let constants = eval::best_constant(&rows, model.feature_set());
         let facts = source_facts(&model, &recs, &gate.kernels, false)?;
         let evals = eval::evaluate(&model, &recs, &constants, &facts);
-        let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
-        println!("{}", eval::markdown(&evals));
-        model.meta.scores["test"] = serde_json::json!({ "file": test.display().to_string(), "summary": summary });
+        if evals.is_empty() {
+            // The model is trained; keep it and say why there is no score.
+            let why = nothing_to_evaluate(&recs, &[test.to_path_buf()], model.feature_set());
+            eprintln!("tss: warning: no test score: {why}");
+        } else {
+            let summary = eval::summarize(&evals.iter().collect::<Vec<_>>());
+            println!("{}", eval::markdown(&evals));
+            model.meta.scores["test"] = serde_json::json!({ "file": test.display().to_string(), "summary": summary });
+        }
     }
     model.save().map_err(Error::Usage)?;
     eprintln!("tss: wrote {}", out.display());

@@ -372,8 +372,31 @@ fn train_takes_both_modes_only_with_the_set_that_tells_them_apart() {
 #[test]
 fn eval_names_rows_too_narrow_for_the_model() {
     let dir = tempfile::tempdir().unwrap();
-    let wide = zen5_rows(&dir, "parallel");
-    let mut rd = csv::Reader::from_path(&wide).unwrap();
+    let narrow = paper_columns_only(&dir, &zen5_rows(&dir, "parallel"));
+    let (ok, _, err) = tss(&["eval", "--parallel", "--data", narrow.to_str().unwrap()]);
+    let last = err.trim().lines().last().unwrap_or_default();
+    assert!(!ok && last.contains("narrow.csv") && last.contains("tss refeature"), "{err}");
+}
+
+/// Its twin in `tss train --test`: refused before the first epoch, so no
+/// training ends in an empty report, and no model is written.
+#[test]
+fn train_refuses_test_rows_too_narrow_before_training() {
+    let dir = tempfile::tempdir().unwrap();
+    let serial = zen5_rows(&dir, "serial");
+    let narrow = paper_columns_only(&dir, &serial);
+    let out = dir.path().join("m");
+    let args = ["train", "--data", &serial, "--out", out.to_str().unwrap(), "--set", "vector", "--epochs", "2"];
+    let (ok, _, err) = tss(&[&args[..], &["--test", narrow.to_str().unwrap()]].concat());
+    let last = err.trim().lines().last().unwrap_or_default();
+    assert!(!ok && last.contains("narrow.csv") && last.contains("tss refeature"), "{err}");
+    assert!(!out.join("model.json").exists(), "a model was written: {err}");
+}
+
+/// `wide`'s rows cut to the paper's 29 feature columns, as rows written
+/// before the wider sets existed are, in `narrow.csv`.
+fn paper_columns_only(dir: &tempfile::TempDir, wide: &str) -> std::path::PathBuf {
+    let mut rd = csv::Reader::from_path(wide).unwrap();
     let keep = rd.headers().unwrap().iter().position(|h| h == "f_PS1").unwrap() + 29;
     let narrow = dir.path().join("narrow.csv");
     let mut wr = csv::Writer::from_path(&narrow).unwrap();
@@ -382,9 +405,7 @@ fn eval_names_rows_too_narrow_for_the_model() {
         wr.write_record(r.unwrap().iter().take(keep)).unwrap();
     }
     wr.flush().unwrap();
-    let (ok, _, err) = tss(&["eval", "--parallel", "--data", narrow.to_str().unwrap()]);
-    let last = err.trim().lines().last().unwrap_or_default();
-    assert!(!ok && last.contains("narrow.csv") && last.contains("tss refeature"), "{err}");
+    narrow
 }
 
 #[test]
