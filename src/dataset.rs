@@ -112,6 +112,12 @@ impl Record {
         format!("{}|{}|{};{};{};{};{};{}", self.kernel, self.sizes, m.cpu, m.cpu_id, m.l2, m.cc, m.cflags, self.mode)
     }
 
+    /// Whether the row stores every column of `set` (rows written before a
+    /// wider set existed lack its last ones until `tss refeature`).
+    pub fn has_features(&self, set: FeatureSet) -> bool {
+        self.features.len() >= set.len()
+    }
+
     /// Whether the row is a candidate a model of `set` ranks: timed
     /// correctly, with `set`'s features, unrolled configs (`64:4x1x4`) only
     /// when `set` tells them from plain tiles (else they would repeat a plain
@@ -121,7 +127,7 @@ impl Record {
     pub fn is_candidate(&self, set: FeatureSet) -> bool {
         self.status == Status::Ok
             && self.time_median.is_some()
-            && self.features.len() >= set.len()
+            && self.has_features(set)
             && (set.describes_unrolling() || !self.tile.contains(':'))
             && (set.describes_vectors() || !self.tile.contains(crate::config::VECTOR))
             && (set.describes_untiled() || self.tile != UNTILED)

@@ -177,7 +177,7 @@ pub fn best_constant(train: &[Record], set: FeatureSet) -> Constants {
     let mut log_tn: BTreeMap<&str, (f64, f64, usize)> = BTreeMap::new();
     for cands in &groups {
         let best = cands.iter().filter_map(|r| r.time_median).fold(f64::INFINITY, f64::min);
-        let tn = |k: usize| (cands[k].time_median.unwrap_or(f64::NAN) / best).ln();
+        let tn = |k: usize| (median(cands[k]) / best).ln();
         for (k, r) in cands.iter().enumerate() {
             let e = log_tn.entry(r.tile.as_str()).or_default();
             e.0 += tn(k);

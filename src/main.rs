@@ -1375,7 +1375,7 @@ fn estimate(data: &[PathBuf], kernels: &[PathBuf], march: Option<String>, mcpu: 
 /// instance with two timed candidates to compare.
 fn nothing_to_evaluate(records: &[dataset::Record], data: &[PathBuf], set: FeatureSet) -> String {
     let files = list_paths(data);
-    if records.iter().any(|r| r.features.len() >= set.len()) {
+    if records.iter().any(|r| r.has_features(set)) {
         return format!("{files}: no instance has two timed candidates the model's `{set}` set describes");
     }
     format!(
@@ -1390,7 +1390,7 @@ fn nothing_to_evaluate(records: &[dataset::Record], data: &[PathBuf], set: Featu
 /// gives).
 fn scorable_rows(test: &Path, set: FeatureSet) -> Result<Vec<dataset::Record>, Error> {
     let recs = dataset::load_all(&[test.to_path_buf()]).map_err(Error::Usage)?;
-    if recs.iter().any(|r| r.features.len() >= set.len()) {
+    if recs.iter().any(|r| r.has_features(set)) {
         return Ok(recs);
     }
     Err(Error::Usage(nothing_to_evaluate(&recs, &[test.to_path_buf()], set)))
