@@ -229,7 +229,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     };
     let minutes = start.elapsed().as_secs_f64() / 60.0;
 
-    let load = || dataset::load_all(std::slice::from_ref(&data)).map_err(usage);
+    let load = || dataset::load_for(std::slice::from_ref(&data), set, &kernels).map_err(usage);
     let mut records = load()?;
     if let Some(f) = &filler {
         // Rows of kernels not named this time (an earlier run's) keep what
@@ -372,7 +372,7 @@ fn rehearsal_files(plan: &AdaptPlan, meta: &ModelMeta, space_model: bool) -> (Ve
 fn rehearsal_instances(files: &[PathBuf], set: FeatureSet) -> Result<Vec<Vec<Sample>>, Error> {
     let mut by_instance: std::collections::BTreeMap<String, Vec<Sample>> = Default::default();
     for f in files {
-        let rows = samples(&dataset::load_all(std::slice::from_ref(f)).map_err(Error::Usage)?, set);
+        let rows = samples(&dataset::load_for(std::slice::from_ref(f), set, &[]).map_err(Error::Usage)?, set);
         if rows.is_empty() {
             let hint = if set.needs_compiler() { " (run tss estimate on it first)" } else { "" };
             return Err(Error::Usage(format!(

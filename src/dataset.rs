@@ -239,6 +239,23 @@ pub fn load(path: &Path) -> Result<Vec<Record>, String> {
 /// ([`crate::compiled::Table`]). For reading only: [`rewrite`] stores
 /// [`STORED`]'s columns.
 pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
+    load_for(paths, STORED, &[])
+}
+
+/// [`load_all`] for a model of `set`: where `set` has columns no file
+/// stores ([`FeatureSet::Bands`]), they are computed from the rows'
+/// kernels ([`crate::refeature::derive`]), found by file stem among
+/// `kernels` and, before them, the `.c` files under a `corpus/` directory
+/// beside the data file or above it (the repository's own). Rows of other
+/// kernels stay narrower, with a warning.
+pub fn load_for(paths: &[PathBuf], set: FeatureSet, kernels: &[PathBuf]) -> Result<Vec<Record>, String> {
+    let derives = set > STORED;
+    let mut files: Vec<PathBuf> =
+        if derives { paths.iter().flat_map(|p| corpus_above(p)).collect() } else { Vec::new() };
+    files.sort();
+    files.dedup();
+    files.extend(kernels.iter().cloned());
+    let mut sources = crate::refeature::Sources::new(&files);
     let mut out = Vec::new();
     // Files of one directory share its table: read once.
     let mut tables: HashMap<&Path, crate::compiled::Table> = HashMap::new();
@@ -248,6 +265,16 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
         for r in &mut rows {
             r.meta.cpu_id.clone_from(&id);
         }
+        if derives {
+            let (left, kernels) = crate::refeature::derive(p, &mut rows, &mut sources)?;
+            if left > 0 {
+                eprintln!(
+                    "tss: warning: {}: {left} rows of {kernels} kernels whose source is not among --kernels \
+                     lack the {set} set's columns: the model leaves them out",
+                    p.display()
+                );
+            }
+        }
         let dir = dir_of(p);
         if !tables.contains_key(dir) {
             tables.insert(dir, crate::compiled::Table::load(dir)?);
@@ -256,6 +283,21 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
         out.extend(rows);
     }
     Ok(out)
+}
+
+/// The kernels of the first `corpus/` directory beside `path` or above it,
+/// each `.c` file one level or two below it (`corpus/blas/gemm-ikj.c`).
+fn corpus_above(path: &Path) -> Vec<PathBuf> {
+    let Some(corpus) = dir_of(path).ancestors().map(|d| d.join("corpus")).find(|c| c.is_dir()) else {
+        return Vec::new();
+    };
+    let entries = |d: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(d).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default()
+    };
+    let mut out: Vec<PathBuf> =
+        entries(&corpus).into_iter().flat_map(|p| if p.is_dir() { entries(&p) } else { vec![p] }).collect();
+    out.retain(|f| f.extension().is_some_and(|e| e == "c"));
+    out
 }
 
 /// Length of `text` up to its last newline: a torn last line is not a row.

@@ -155,30 +155,33 @@ impl Analysis {
     /// each statement's bounding box (a triangle counts as its square): what
     /// collection caps so that a drawn instance runs in seconds.
     pub fn work(&self, sizes: &instance::Sizes) -> Result<f64, Error> {
+        Ok(self.statement_work(sizes)?.iter().sum())
+    }
+
+    /// [`Analysis::work`] per statement, in source order.
+    pub fn statement_work(&self, sizes: &instance::Sizes) -> Result<Vec<f64>, Error> {
         let poly = |msg: String| Error::Poly { file: self.file.clone(), line: self.scop.region.line, msg };
         let ctx = isl_rs::Context::alloc();
         let fixed = isl_rs::Set::read_from_str(&ctx, &sizes.isl_params()).map_err(|e| poly(e.to_string()))?;
-        let mut total = 0.0;
-        for s in &self.scop.statements {
-            let text = self.scop.domain_isl(s);
-            let box_volume = || -> Result<f64, isl_rs::LibISLError> {
-                let set = isl_rs::Set::read_from_str(&ctx, &text)?.intersect_params(fixed.copy()?)?;
-                Ok(poly::box_extents(&set, s.iterators.len())?.map_or(0.0, |ext| {
-                    ext.iter().map(|e| e.map_or(f64::INFINITY, |(lo, hi)| (hi - lo + 1) as f64)).product()
-                }))
-            };
-            total += box_volume().map_err(|e| poly(format!("iteration count of {}: {e}", s.name)))?;
-        }
-        Ok(total)
+        let box_volume = |s: &frontend::Statement| -> Result<f64, isl_rs::LibISLError> {
+            let set = isl_rs::Set::read_from_str(&ctx, &self.scop.domain_isl(s))?.intersect_params(fixed.copy()?)?;
+            Ok(poly::box_extents(&set, s.iterators.len())?.map_or(0.0, |ext| {
+                ext.iter().map(|e| e.map_or(f64::INFINITY, |(lo, hi)| (hi - lo + 1) as f64)).product()
+            }))
+        };
+        let each = self.scop.statements.iter();
+        each.map(|s| box_volume(s).map_err(|e| poly(format!("iteration count of {}: {e}", s.name)))).collect()
     }
 
     /// The instance at `sizes` as the features see it, on a machine with
     /// `vector_bits`-wide vectors, run on `threads` threads (1 serial).
     pub fn shape(&self, sizes: &instance::Sizes, vector_bits: u32, threads: usize) -> Result<features::Shape, Error> {
+        let statement_work = self.statement_work(sizes)?;
         Ok(features::Shape {
             ps: self.extents(sizes)?,
             members: space::member_extents(self, sizes)?,
-            work: self.work(sizes)?,
+            work: statement_work.iter().sum(),
+            statement_work,
             vector_bits,
             threads,
             arrays: self.array_extents(sizes)?,

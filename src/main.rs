@@ -153,7 +153,7 @@ enum Command {
         #[arg(long, value_name = "CONFIG")]
         tile: Vec<String>,
         /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers`, `scop`, `traffic`, `sink`,
-        /// `conflict`, `pack`, `vector`, `parallel` or `source`.
+        /// `conflict`, `pack`, `vector`, `parallel`, `source` or `bands`.
         #[arg(long, default_value = "paper")]
         set: FeatureSet,
         /// One JSON array of {name: value} objects, one per tile.
@@ -272,7 +272,10 @@ enum Command {
         /// units of work the parallel loop hands out and the idle share of a static schedule;
         /// the first set that may train on serial and parallel rows together) or `source`
         /// (`parallel` and the untiled code's innermost-loop strides and the tiled band's
-        /// skewed members: whether tiling pays at all).
+        /// skewed members: whether tiling pays at all) or `bands` (`source` and the runner-up
+        /// band's statement: what a config does to the band beside the dominant one; computed
+        /// from the kernels' sources when the rows are read, so it needs --kernels for kernels
+        /// outside the repository's corpus/).
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`
@@ -946,7 +949,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             let mut m = tss::model::saved::SavedModel::load(&model).map_err(Error::Usage)?;
             m.meta.ranker = None;
             if !remove {
-                let rows = dataset::load_all(&data).map_err(Error::Usage)?;
+                let rows = dataset::load_for(&data, m.feature_set(), &[]).map_err(Error::Usage)?;
                 m.meta.ranker = fit_ranker(&m, &rows)?;
             }
             m.save().map_err(Error::Usage)?;
@@ -957,8 +960,8 @@ fn run(cli: Cli) -> Result<(), Error> {
             let mut m = tss::model::saved::SavedModel::load(&model).map_err(Error::Usage)?;
             m.meta.gate = None;
             if !remove {
-                let rows = dataset::load_all(&data).map_err(Error::Usage)?;
                 let kernels = kernel_files(&kernels)?;
+                let rows = dataset::load_for(&data, m.feature_set(), &kernels).map_err(Error::Usage)?;
                 if kernels.is_empty() && (kind != GateKind::Linear || samples.is_some()) {
                     return Err(Error::Usage("tss gate: rules, both and --samples need --kernels".into()));
                 }
@@ -1119,13 +1122,17 @@ fn run(cli: Cli) -> Result<(), Error> {
                 .map_err(Error::Usage)?
                 .with_caution(caution);
             let mode = Mode::from_parallel(parallel).to_string();
-            let records: Vec<_> =
-                dataset::load_all(&data).map_err(Error::Usage)?.into_iter().filter(|r| r.mode == mode).collect();
+            let kernels = kernel_files(&kernels)?;
+            let records: Vec<_> = dataset::load_for(&data, model.feature_set(), &kernels)
+                .map_err(Error::Usage)?
+                .into_iter()
+                .filter(|r| r.mode == mode)
+                .collect();
             if records.is_empty() {
                 return Err(Error::Usage(format!("no {mode} rows in {}", list_paths(&data))));
             }
             let constants = constant_tiles(&train, &model, &mode)?;
-            let facts = source_facts(&model, &records, &kernel_files(&kernels)?, compiled)?;
+            let facts = source_facts(&model, &records, &kernels, compiled)?;
             let evals = eval::evaluate(&model, &records, &constants, &facts);
             if evals.is_empty() {
                 return Err(Error::Usage(nothing_to_evaluate(&records, &data, model.feature_set())));
@@ -1174,7 +1181,7 @@ fn features(
     if set.needs_compiler() {
         return Err(Error::Usage(format!(
             "--set {set}: its last columns come from the compiler, not the source (tss estimate, or tss predict with \
-             such a model); tss features prints up to --set source"
+             such a model); tss features prints up to --set bands"
         )));
     }
     let a = tss::analyze(file, &read(file)?, false)?;
@@ -1378,6 +1385,12 @@ fn nothing_to_evaluate(records: &[dataset::Record], data: &[PathBuf], set: Featu
     if records.iter().any(|r| r.has_features(set)) {
         return format!("{files}: no instance has two timed candidates the model's `{set}` set describes");
     }
+    if set > dataset::STORED && records.iter().any(|r| r.has_features(dataset::STORED)) {
+        return format!(
+            "{files}: the model's `{set}` set computes columns no file stores from the kernels' sources, and none \
+             of their kernels was found: give --kernels <the kernels they were measured on>"
+        );
+    }
     format!(
         "{files}: no row has the {} feature columns the model's `{set}` set reads (the rows predate it): run `tss \
          refeature --kernels <the kernels they were measured on> <file>` first, which times nothing",
@@ -1388,8 +1401,8 @@ fn nothing_to_evaluate(records: &[dataset::Record], data: &[PathBuf], set: Featu
 /// The rows of `tss train --test`'s file, refused when none is as wide as
 /// the feature set `set` the model will read (the same reason `tss eval`
 /// gives).
-fn scorable_rows(test: &Path, set: FeatureSet) -> Result<Vec<dataset::Record>, Error> {
-    let recs = dataset::load_all(&[test.to_path_buf()]).map_err(Error::Usage)?;
+fn scorable_rows(test: &Path, set: FeatureSet, kernels: &[PathBuf]) -> Result<Vec<dataset::Record>, Error> {
+    let recs = dataset::load_for(&[test.to_path_buf()], set, kernels).map_err(Error::Usage)?;
     if recs.iter().any(|r| r.has_features(set)) {
         return Ok(recs);
     }
@@ -1481,12 +1494,15 @@ fn train(
     // Hours of training must not end in an empty test report: rows too
     // narrow for the set stop here, before any epoch.
     let test_rows = match test {
-        Some(t) => Some(scorable_rows(t, cfg.feature_set)?),
+        Some(t) => Some(scorable_rows(t, cfg.feature_set, &gate.kernels)?),
         None => None,
     };
+    // The training rows, read once for the networks, the gate, the blend
+    // and the constant baselines.
+    let rows = dataset::load_for(data, cfg.feature_set, &gate.kernels).map_err(Error::Usage)?;
     let members = cfg.ensemble;
     let t0 = std::time::Instant::now();
-    let (mut model, r) = tss::model::fit(data, out, cfg, pool, &mut |k, e, tl, vl| {
+    let (mut model, r) = tss::model::fit(data, &rows, out, cfg, pool, &mut |k, e, tl, vl| {
         bar.set_prefix(format!("network {}/{members}", k + 1));
         bar.set_position(e as u64);
         bar.set_message(format!("train {tl:.4} val {vl:.4}"));
@@ -1507,9 +1523,6 @@ fn train(
     for (m, s) in &r.validation {
         eprintln!("tss: validation {m}: TN {:.3} (geometric mean {:.3})", s.tn, s.tn_geo);
     }
-    // The training rows, read once for whatever below needs them.
-    let needs_rows = gate.kind.is_some() || gate.blend || test.is_some();
-    let rows = if needs_rows { dataset::load_all(data).map_err(Error::Usage)? } else { Vec::new() };
     if let Some(kind) = gate.kind {
         let machine = model.meta.data.machine.clone();
         model.meta.gate = tss::gate::fit_on(&rows, machine, &gate.kernels, model.feature_set(), kind, gate.assumed_tn)?;
@@ -1601,9 +1614,12 @@ fn constant_tiles(
         eprintln!("tss: note: no training rows here (--train FILES): the 'constant' baselines are left out");
         return Ok(eval::Constants::default());
     }
+    // A constant reads no feature, and the sets wider than the stored one
+    // rank the same kinds of rows: their columns need not be derived here.
+    let set = model.feature_set().min(dataset::STORED);
     let rows: Vec<_> =
         dataset::load_all(&files).map_err(Error::Usage)?.into_iter().filter(|r| r.mode == mode).collect();
-    let c = eval::best_constant(&rows, model.feature_set());
+    let c = eval::best_constant(&rows, set);
     if let Some(t) = &c.plain {
         eprintln!("tss: constant baseline: tile {t}, the best on {}", list_paths(&files));
     }

@@ -153,12 +153,46 @@ pub fn refeature(path: &Path, kernels: &[PathBuf]) -> Result<Summary, Error> {
     Ok(summary)
 }
 
+/// Appends the columns of [`crate::features::FeatureSet::Bands`], which no
+/// file stores, to every row of `records` (read from `path`) that has
+/// exactly the stored ones and whose kernel `sources` knows; the rest stay
+/// narrower (no model of that set ranks them). Returns how many rows of how
+/// many kernels were left so.
+pub fn derive(path: &Path, records: &mut [Record], sources: &mut Sources) -> Result<(usize, usize), String> {
+    let Some(machine) = dataset::machine_of(path)? else {
+        let beside = dataset::machine_path(path);
+        return Err(format!("{}: no {} beside it: its CPU is unknown", path.display(), beside.display()));
+    };
+    let mut unknown = std::collections::BTreeSet::new();
+    let mut left = 0;
+    for (k, r) in records.iter_mut().enumerate().filter(|(_, r)| r.features.len() == STORED.len()) {
+        let at = |msg: String| format!("{}:{}: {msg}", path.display(), k + 2);
+        let parallel = r.mode == "parallel";
+        let threads = machine.threads(parallel);
+        let Some((a, shape)) = sources
+            .shaped(&r.kernel, parallel, &r.sizes, machine.vector_bits, threads)
+            .map_err(|e| at(e.to_string()))?
+        else {
+            unknown.insert(r.kernel.clone());
+            left += 1;
+            continue;
+        };
+        let config = r.tile.parse::<Variant>().map_err(&at)?.feature_config(a.tile_dims());
+        r.features.extend(a.kernel.bands_extra(shape, config.as_ref(), &caches_of(r)));
+    }
+    Ok((left, unknown.len()))
+}
+
+/// The caches row `r` was measured with.
+fn caches_of(r: &Record) -> Caches {
+    Caches { l1d: r.meta.l1d, l2: r.meta.l2, line: r.meta.line }
+}
+
 /// The [`STORED`] features of row `r` of kernel `a` at instance `shape`,
 /// with the caches the row was measured with.
 fn features(a: &Analysis, shape: &Shape, r: &Record) -> Result<Vec<f64>, String> {
     let config = r.tile.parse::<Variant>()?.feature_config(a.tile_dims());
-    let caches = Caches { l1d: r.meta.l1d, l2: r.meta.l2, line: r.meta.line };
-    Ok(a.kernel.vector(STORED, shape, config.as_ref(), &caches))
+    Ok(a.kernel.vector(STORED, shape, config.as_ref(), &caches_of(r)))
 }
 
 /// Whether two feature values differ beyond the rounding of a CSV round trip.
@@ -211,6 +245,36 @@ mod tests {
         let machine = Descriptor { vector_bits: 256, ..Descriptor::detect("cc", "-O3") };
         std::fs::write(dataset::machine_path(&path), serde_json::to_string(&machine).unwrap()).unwrap();
         (path, rows)
+    }
+
+    #[test]
+    fn loading_for_the_bands_set_derives_its_columns_from_the_sources() {
+        let dir = tempfile::tempdir().unwrap();
+        let kernel = PathBuf::from("corpus/random/rand-70.c");
+        let (path, _) = old_file(dir.path(), &PathBuf::from("corpus/blas/gemm-ikj.c"));
+        // The same rows as another kernel's, at the stored width: rand-70 has two tiled bands.
+        let text = std::fs::read_to_string(&path).unwrap().replace("gemm-ikj", "rand-70");
+        std::fs::write(&path, text).unwrap();
+        refeature(&path, std::slice::from_ref(&kernel)).unwrap();
+        let stored = dataset::load_all(std::slice::from_ref(&path)).unwrap();
+        let bands = FeatureSet::Bands;
+        let rows = dataset::load_for(std::slice::from_ref(&path), bands, std::slice::from_ref(&kernel)).unwrap();
+        let src = std::fs::read_to_string(&kernel).unwrap();
+        let a = crate::analyze(&kernel, &src, false).unwrap();
+        let shape = a.shape(&Sizes::parse(&a.scop.params, &rows[0].sizes).unwrap(), 256, 1).unwrap();
+        for (s, r) in stored.iter().zip(&rows) {
+            assert_eq!(r.features.len(), bands.len());
+            assert_eq!(&r.features[..STORED.len()], &s.features[..], "stored columns kept");
+            let config = r.tile.parse::<Variant>().unwrap().feature_config(a.tile_dims());
+            assert_eq!(r.features, a.kernel.vector(bands, &shape, config.as_ref(), &caches_of(r)), "{}", r.tile);
+            assert!(r.is_candidate(bands));
+        }
+        // The runner-up's share of the work: one of two equal 3-deep statements.
+        let share = rows[1].features[STORED.len()];
+        assert!((0.45..0.5).contains(&share), "{share}");
+        // Without the kernel's source the rows stay as stored, and rank nowhere.
+        let narrow = dataset::load_for(std::slice::from_ref(&path), bands, &[]).unwrap();
+        assert!(narrow.iter().all(|r| r.features.len() == STORED.len() && !r.is_candidate(bands)));
     }
 
     #[test]

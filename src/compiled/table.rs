@@ -87,10 +87,11 @@ impl Table {
     }
 
     /// Appends the `compiled` columns to every row of `records` that has
-    /// exactly the stored features and whose kernel and mode the table
+    /// exactly the `bands` features (the stored ones and those loading
+    /// derives, [`crate::dataset::load_for`]) and whose kernel and mode the table
     /// holds; other rows stay narrower (no `compiled` model ranks them).
     pub fn attach(&self, records: &mut [Record]) {
-        let stored = crate::dataset::STORED.len();
+        let stored = crate::features::FeatureSet::Bands.len();
         for r in records.iter_mut().filter(|r| r.features.len() == stored) {
             let Some(k) = self.kernels.get(&(r.kernel.clone(), r.mode.clone())) else { continue };
             let Ok(v) = r.tile.parse::<Variant>() else { continue };
@@ -290,7 +291,8 @@ mod tests {
 
     #[test]
     fn a_table_survives_its_file_and_gives_stored_rows_their_compiled_columns() {
-        use crate::dataset::STORED;
+        // Rows as loading gives them to a model of the set: the `bands` columns derived.
+        let width = crate::features::FeatureSet::Bands.len();
         let dir = tempfile::tempdir().unwrap();
         let rates = KernelRates {
             dims: 3,
@@ -308,17 +310,16 @@ mod tests {
             features: vec![0.5; features],
             ..crate::dataset::tests::rec(tile)
         };
-        let mut rows =
-            vec![row("64x32x8:4x4x1/pack", STORED.len()), row("16", STORED.len()), row("untiled", STORED.len())];
-        rows.push(row("8x8x8/pack", STORED.len()));
-        rows.push(row("16", STORED.len() - 1));
+        let mut rows = vec![row("64x32x8:4x4x1/pack", width), row("16", width), row("untiled", width)];
+        rows.push(row("8x8x8/pack", width));
+        rows.push(row("16", width - 1));
         table.attach(&mut rows);
-        let tail = |r: &Record| r.features[STORED.len()..].to_vec();
+        let tail = |r: &Record| r.features[width..].to_vec();
         assert_eq!(tail(&rows[0]), vec![4.0, 3.0, 1.0]);
         assert_eq!(tail(&rows[1]), vec![2.0, 1.0, 0.25]);
         assert_eq!(tail(&rows[2]), vec![1.0, 0.0, 0.125]);
         assert_eq!(tail(&rows[3]), vec![1.0, 0.0, 0.125], "a kind without an estimate is the original");
-        assert_eq!(rows[4].features.len(), STORED.len() - 1, "narrower rows stay as they are");
+        assert_eq!(rows[4].features.len(), width - 1, "narrower rows stay as they are");
         std::fs::write(dir.path().join(TABLE), "kernel,mode,dims,kind,lanes_per_cycle,cpu\nmm,serial,x,a,1,n\n")
             .unwrap();
         assert!(Table::load(dir.path()).unwrap_err().ends_with("compiled.csv:2: bad dims"));

@@ -124,12 +124,25 @@ pub enum FeatureSet {
     /// the outer ones). Held out by family, the untiled-or-tiled call is
     /// about a third of the first pick's error (README, "Results").
     Source,
-    /// `source`, then what the compiler makes of the config's kind of code
+    /// `source`, then the *runner-up*: the dominant statement of the tiled
+    /// bands other than the dominant one's, which a SCoP of several bands
+    /// (atax, mvt, gemver, many random nests) runs beside it under the
+    /// same config. Without these columns every config that changes only
+    /// that band (its packing, unrolling, tiles) has the dominant's vector,
+    /// though they were measured up to 12x apart: its share of the
+    /// statement instances, its register-tile copies, packed references,
+    /// stride-1 and strided references along its innermost point loop, its
+    /// tile working set against L1 and L2 and the log of its innermost
+    /// tile's length. Zeros with one tiled band. Rows never store them:
+    /// loading computes them from the kernels' sources
+    /// ([`crate::dataset::derive`]), so the measured files stay as they are.
+    Bands,
+    /// `bands`, then what the compiler makes of the config's kind of code
     /// ([`crate::compiled`]): the log2 of its hottest loop's floating-point
     /// lanes per cycle by `llvm-mca`, the log2 of that over the untiled
     /// code's, and its share of the best kind's. No source feature sees
     /// whether gcc vectorises a kind; these come from the compiler, not
-    /// from [`Kernel::vector`], which stops at `source`: rows take them from
+    /// from [`Kernel::vector`], which stops at `bands`: rows take them from
     /// their directory's `compiled.csv`, `tss predict` from compiling.
     Compiled,
 }
@@ -150,9 +163,11 @@ const PACK_EXTRA: [&str; 1] = ["PACKED"];
 const VECTOR_EXTRA: [&str; 3] = ["V_GROUPS", "V_ROWS", "V_FILL"];
 const PARALLEL_EXTRA: [&str; 3] = ["LOG_THREADS", "LOG_PAR_UNITS", "PAR_IDLE"];
 const SOURCE_EXTRA: [&str; 4] = ["SRC_UNIT", "SRC_STRIDED", "SRC_REDUCTIONS", "SKEWED"];
+const BANDS_EXTRA: [&str; 8] =
+    ["R_SHARE", "R_U_COPIES", "R_PACKED", "R_UNIT", "R_STRIDED", "R_WS_L1", "R_WS_L2", "R_LOG_INNER"];
 const COMPILED_EXTRA: [&str; 3] = ["LOG_LANES", "LANES_GAIN", "LANES_SHARE"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 11] = [
+const WIDER: [(FeatureSet, &[&str]); 12] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
@@ -163,6 +178,7 @@ const WIDER: [(FeatureSet, &[&str]); 11] = [
     (FeatureSet::Vector, &VECTOR_EXTRA),
     (FeatureSet::Parallel, &PARALLEL_EXTRA),
     (FeatureSet::Source, &SOURCE_EXTRA),
+    (FeatureSet::Bands, &BANDS_EXTRA),
     (FeatureSet::Compiled, &COMPILED_EXTRA),
 ];
 
@@ -227,6 +243,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Vector => "vector",
             FeatureSet::Parallel => "parallel",
             FeatureSet::Source => "source",
+            FeatureSet::Bands => "bands",
             FeatureSet::Compiled => "compiled",
         })
     }
@@ -247,9 +264,10 @@ impl FromStr for FeatureSet {
             "vector" => Ok(FeatureSet::Vector),
             "parallel" => Ok(FeatureSet::Parallel),
             "source" => Ok(FeatureSet::Source),
+            "bands" => Ok(FeatureSet::Bands),
             "compiled" => Ok(FeatureSet::Compiled),
             _ => Err(format!(
-                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector, parallel, source or compiled)"
+                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector, parallel, source, bands or compiled)"
             )),
         }
     }
@@ -307,6 +325,8 @@ pub struct Shape {
     pub members: Vec<i64>,
     /// Statement instances of the whole SCoP (bounding boxes).
     pub work: f64,
+    /// The same per statement, in source order (empty when unknown).
+    pub statement_work: Vec<f64>,
     /// The machine's vector width, which the innermost tile is measured in.
     pub vector_bits: u32,
     /// Threads the code runs on: 1 serial, one per core in parallel mode.
@@ -321,7 +341,15 @@ impl Shape {
     /// `registers` need no more).
     pub fn of_extents(ps: [i64; 3]) -> Shape {
         let work = ps.iter().map(|&p| p as f64).product();
-        Shape { ps, members: Vec::new(), work, vector_bits: 256, threads: 1, arrays: Vec::new() }
+        Shape {
+            ps,
+            members: Vec::new(),
+            work,
+            statement_work: Vec::new(),
+            vector_bits: 256,
+            threads: 1,
+            arrays: Vec::new(),
+        }
     }
 
     /// Bytes between consecutive values of each subscript of `array`, for
@@ -341,8 +369,10 @@ impl Shape {
 /// The per-SCoP half of feature extraction (see the module doc).
 #[derive(Clone, Debug)]
 pub struct Kernel {
-    /// Statement the features describe (`S1`) and its source line.
+    /// Statement the features describe (`S1`), its index in the SCoP and
+    /// its source line.
     pub statement: String,
+    index: usize,
     pub statement_line: usize,
     pub params: Vec<String>,
     /// Feature loops in tile-loop order (PS1..PS3, LOOP bits).
@@ -392,6 +422,9 @@ pub struct Kernel {
     /// by `(sink, pack)`: only views whose intra-tile order or packed reads
     /// differ from this one's (`sink`, no packing).
     views: Vec<((bool, bool), Kernel)>,
+    /// The runner-up band's dominant statement, analysed the same way
+    /// ([`FeatureSet::Bands`]); `None` with one tiled band.
+    runner: Option<Box<Kernel>>,
 }
 
 impl Kernel {
@@ -399,13 +432,27 @@ impl Kernel {
     /// built), for configs of either loop order ([`crate::Config::sink`]),
     /// packed or not ([`crate::Config::pack`]).
     pub fn analyze(scop: &Scop, bands: &[Band]) -> Result<Kernel, PolyError> {
-        let base = Self::analyze_order(scop, bands, true, false)?;
+        let kernel = Self::analyze_views(scop, bands, None)?;
         // Advisory (it only keeps an original from the first pick): a SCoP
         // whose analysis fails here still gets its features.
         let ctx = Context::alloc();
         let recurrences = crate::poly::model::Model::build(&ctx, scop)
             .and_then(|m| crate::poly::deps::inner_recurrences(&ctx, &m, scop))
             .unwrap_or(0);
+        // Extra columns must not make a SCoP unanalysable: a runner-up whose
+        // analysis fails is left out, like a SCoP of one band.
+        let main = dominant(scop, bands, true, false, None)?.3;
+        let runner = main
+            .filter(|main| bands.iter().any(|b| b.tiled && !std::ptr::eq(b, *main)))
+            .and_then(|main| Self::analyze_views(scop, bands, Some(main)).ok())
+            .map(Box::new);
+        Ok(Kernel { recurrences, runner, ..kernel })
+    }
+
+    /// The dominant statement of the tiled bands other than `exclude`
+    /// (every band: `None`) in both loop orders and packed or not.
+    fn analyze_views(scop: &Scop, bands: &[Band], exclude: Option<&Band>) -> Result<Kernel, PolyError> {
+        let base = Self::analyze_order(scop, bands, true, false, exclude)?;
         let sinks = bands.iter().any(|b| b.tiled && b.orders.sunk.is_some());
         let packs =
             |sink: bool| bands.iter().any(|b| b.tiled && !crate::codegen::packed_reads(scop, b, sink).is_empty());
@@ -415,18 +462,24 @@ impl Kernel {
             if (!sink && !sinks) || (pack && !packs(sink)) {
                 continue;
             }
-            let view = Self::analyze_order(scop, bands, sink, pack)?;
+            let view = Self::analyze_order(scop, bands, sink, pack, exclude)?;
             if view.order != base.order || view.packed != base.packed {
                 views.push(((sink, pack), Kernel { sinks, ..view }));
             }
         }
-        Ok(Kernel { sinks, views, recurrences, ..base })
+        Ok(Kernel { sinks, views, ..base })
     }
 
     /// [`Kernel::analyze`] for one view: the intra-tile order of one
     /// [`crate::Config::sink`], and the reads [`crate::Config::pack`] copies.
-    fn analyze_order(scop: &Scop, bands: &[Band], sink: bool, pack: bool) -> Result<Kernel, PolyError> {
-        let (s, rows, order, band) = dominant(scop, bands, sink, pack)?;
+    fn analyze_order(
+        scop: &Scop,
+        bands: &[Band],
+        sink: bool,
+        pack: bool,
+        exclude: Option<&Band>,
+    ) -> Result<Kernel, PolyError> {
+        let (s, rows, order, band) = dominant(scop, bands, sink, pack, exclude)?;
         let stmt = &scop.statements[s];
         let d = rows.len();
         let coeffs: Vec<Vec<i64>> = rows.iter().map(|(c, _)| c.clone()).collect();
@@ -478,6 +531,7 @@ impl Kernel {
             && band.is_some_and(|b| source_order.first().is_some_and(|&m| b.coincident.get(m) == Some(&true)));
         Ok(Kernel {
             statement: stmt.name.clone(),
+            index: s,
             statement_line: stmt.line,
             params: scop.params.clone(),
             loops: loop_members.map_into(name),
@@ -499,6 +553,7 @@ impl Kernel {
             untiled_parallel,
             packed,
             views: Vec::new(),
+            runner: None,
         })
     }
 
@@ -529,14 +584,25 @@ impl Kernel {
 
     /// The feature vector of one candidate config (`None`: the untiled
     /// original, which is the 1x1x1 tile to the narrower sets), in `set`'s
-    /// order; for `compiled`, the `source` prefix ([`crate::compiled::columns`]
+    /// order; for `compiled`, the `bands` prefix ([`crate::compiled::columns`]
     /// adds the rest).
     pub fn vector(&self, set: FeatureSet, shape: &Shape, config: Option<&Config>, caches: &Caches) -> Vec<f64> {
-        if let Some(c) = config
-            && let Some((_, view)) = self.views.iter().find(|(key, _)| *key == (c.sink || !self.sinks, c.pack))
-        {
-            return view.vector(set, shape, config, caches);
+        let mut v = self.view(config).own_vector(set.min(FeatureSet::Source), shape, config, caches);
+        if set >= FeatureSet::Bands {
+            v.extend(self.bands_extra(shape, config, caches));
         }
+        v
+    }
+
+    /// The view of the kernel that `config`'s loop order and packing see
+    /// (the untiled code: this one).
+    fn view(&self, config: Option<&Config>) -> &Kernel {
+        let key = config.map(|c| (c.sink || !self.sinks, c.pack));
+        self.views.iter().find(|(k, _)| Some(*k) == key).map_or(self, |(_, view)| view)
+    }
+
+    /// [`Kernel::vector`] up to `source`, of this view's statement.
+    fn own_vector(&self, set: FeatureSet, shape: &Shape, config: Option<&Config>, caches: &Caches) -> Vec<f64> {
         let one = Config::cubic(1);
         let (config, untiled) = match config {
             Some(c) => (c, false),
@@ -601,6 +667,37 @@ impl Kernel {
             v.extend([unit, other, reductions, self.skewed].map(f64::from));
         }
         v
+    }
+
+    /// The `bands` set's own features (see [`FeatureSet::Bands`]), read
+    /// from the runner-up's view for `config` (the untiled code: the 1x1x1
+    /// tile, as the narrower sets see it). Tiles are bounded by the band's
+    /// extents, so a tile larger than its loop counts as the whole loop.
+    pub fn bands_extra(&self, shape: &Shape, config: Option<&Config>, caches: &Caches) -> [f64; 8] {
+        let Some(runner) = &self.runner else { return [0.0; 8] };
+        let r = runner.view(config);
+        let one = Config::cubic(1);
+        let c = config.unwrap_or(&one);
+        let extents = r.member_extents(shape);
+        let t = |m: usize| (c.tile(m) as f64).min(extents.get(m).copied().unwrap_or(1.0));
+        let u = |l: &FeatureLoop| l.member.map_or(1.0, |m| c.unroll(m) as f64);
+        let share = match shape.statement_work.get(r.index) {
+            Some(w) if shape.work > 0.0 => w / shape.work,
+            _ => 0.0,
+        };
+        let ws = r.spans.iter().map(|subs| footprint(subs, t)).sum::<f64>() * r.element_bytes as f64;
+        let [unit, strided, _] = r.locality[2].strides();
+        let inner = r.intra[2].member.map_or(1.0, t);
+        [
+            share,
+            u(&r.intra[0]) * u(&r.intra[1]),
+            r.packed.iter().filter(|&&p| p).count() as f64,
+            f64::from(unit),
+            f64::from(strided),
+            ws / caches.l1d as f64,
+            ws / caches.l2 as f64,
+            inner.max(1.0).ln(),
+        ]
     }
 
     /// LOG_THREADS, LOG_PAR_UNITS, PAR_IDLE of a config
@@ -745,17 +842,15 @@ impl Kernel {
     /// into (0 for a config that packs nothing), each member's tile bounded
     /// by its extent in `shape`.
     pub fn packed_bytes(&self, shape: &Shape, config: &Config) -> f64 {
-        if let Some((_, view)) = self.views.iter().find(|(key, _)| *key == (config.sink || !self.sinks, config.pack)) {
-            return view.packed_bytes(shape, config);
-        }
         if !config.pack {
             return 0.0;
         }
-        let extents = self.member_extents(shape);
+        let view = self.view(Some(config));
+        let extents = view.member_extents(shape);
         let t = |m: usize| (config.tile(m) as f64).min(extents.get(m).copied().unwrap_or(1.0));
         let elems: f64 =
-            self.spans.iter().zip(&self.packed).filter(|(_, p)| **p).map(|(subs, _)| footprint(subs, t)).sum();
-        elems * self.element_bytes as f64
+            view.spans.iter().zip(&view.packed).filter(|(_, p)| **p).map(|(subs, _)| footprint(subs, t)).sum();
+        elems * view.element_bytes as f64
     }
 
     /// [`candidates`] for this kernel's element size.
@@ -793,14 +888,22 @@ fn candidates_of(ps: &[i64; 3], caches: &Caches, element_bytes: u64) -> Vec<usiz
 type Dominant<'a> = (usize, Vec<Row>, Vec<usize>, Option<&'a Band>);
 
 /// Picks the [`Dominant`] statement.
-fn dominant<'a>(scop: &Scop, bands: &'a [Band], sink: bool, pack: bool) -> Result<Dominant<'a>, PolyError> {
+/// With `exclude`, among the statements of the other tiled bands only
+/// (the runner-up), and an error where there are none.
+fn dominant<'a>(
+    scop: &Scop,
+    bands: &'a [Band],
+    sink: bool,
+    pack: bool,
+    exclude: Option<&Band>,
+) -> Result<Dominant<'a>, PolyError> {
     let key = |s: usize| {
         let st = &scop.statements[s];
         (st.iterators.len(), st.accesses.len(), std::cmp::Reverse(s))
     };
     let tiled = bands
         .iter()
-        .filter(|b| b.tiled)
+        .filter(|b| b.tiled && !exclude.is_some_and(|e| std::ptr::eq(*b, e)))
         .flat_map(|b| {
             b.rows.iter().filter_map(move |(s, r)| {
                 r.as_ref().map(|r| (*s, r.clone(), b.orders.for_config(sink, pack).to_vec(), Some(b)))
@@ -809,6 +912,9 @@ fn dominant<'a>(scop: &Scop, bands: &'a [Band], sink: bool, pack: bool) -> Resul
         .max_by_key(|(s, _, _, _)| key(*s));
     if let Some(t) = tiled {
         return Ok(t);
+    }
+    if exclude.is_some() {
+        return Err(PolyError("no other tiled band".into()));
     }
     // No tiled band: the deepest statement in its own loop order.
     let s = (0..scop.statements.len())

@@ -470,3 +470,40 @@ fn the_source_set_describes_the_untiled_loops_and_the_skew() {
     let [.., skewed] = cols(&j, "T=100,N=1000", Some("50x64"));
     assert!(skewed >= 1.0, "jacobi-1d's space member is skewed by time");
 }
+
+/// rand-70 runs `A[j] += B[i]` (the dominant statement) and `C[i][k] +=
+/// D[k][i]` in two tiled bands; packing copies `D` of the second only.
+#[test]
+fn the_bands_set_sees_what_a_config_does_to_the_other_band() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/random/rand-70.c");
+    let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+    let shape = a.shape(&Sizes::parse(&a.scop.params, "NI=300,NJ=200,NK=250").unwrap(), 256, 1).unwrap();
+    let caches = Caches { l1d: 32 << 10, l2: 1 << 20, line: 64 };
+    let source = FeatureSet::Source.len();
+    let v = |set: FeatureSet, tile: &str| {
+        let config = tile.parse::<crate::harness::Variant>().unwrap().feature_config(a.tile_dims());
+        a.kernel.vector(set, &shape, config.as_ref(), &caches)
+    };
+    let col = |row: &[f64], name: &str| row[FeatureSet::Bands.names().iter().position(|n| *n == name).unwrap()];
+    for tile in ["untiled", "32x32x32", "64x16x128:2x1x4", "32x32x32/pack"] {
+        let wide = v(FeatureSet::Bands, tile);
+        assert_eq!(wide.len(), FeatureSet::Bands.len());
+        assert_eq!(&wide[..source], &v(FeatureSet::Source, tile)[..], "{tile}: the source prefix");
+        let share = col(&wide, "R_SHARE");
+        assert!((share - 300.0 * 200.0 * 250.0 / (2.0 * 300.0 * 200.0 * 250.0 + 200.0)).abs() < 1e-9, "{share}");
+    }
+    let (plain, packed) = (v(FeatureSet::Bands, "32x32x32"), v(FeatureSet::Bands, "32x32x32/pack"));
+    assert_eq!(&plain[..source], &packed[..source], "the dominant statement's band packs nothing");
+    assert_eq!((col(&plain, "R_PACKED"), col(&packed, "R_PACKED")), (0.0, 1.0));
+    // A tile twice as large along every member: the runner-up's working set grows.
+    let big = v(FeatureSet::Bands, "64x64x64");
+    assert!(col(&big, "R_WS_L2") > 2.0 * col(&plain, "R_WS_L2"));
+    assert!(col(&big, "R_LOG_INNER") > col(&plain, "R_LOG_INNER"));
+    // Tiles beyond a loop's extent count as the whole loop.
+    assert_eq!(v(FeatureSet::Bands, "4096x4096x4096")[source..], v(FeatureSet::Bands, "8192x8192x8192")[source..]);
+    // One tiled band: the columns are zeros.
+    let mm = kernel("paper/matmul.c");
+    let mm_shape = Shape { statement_work: vec![1e6], ..Shape::of_extents([100, 100, 100]) };
+    let row = mm.vector(FeatureSet::Bands, &mm_shape, Some(&Config::cubic(32)), &caches);
+    assert!(row[source..].iter().all(|&x| x == 0.0), "{:?}", &row[source..]);
+}

@@ -495,10 +495,12 @@ pub struct FitReport {
     pub validation: std::collections::BTreeMap<String, crate::eval::Summary>,
 }
 
-/// Loads datasets (one mode), trains, and returns the model to save in `out`
-/// with its provenance, plus the training report.
+/// Trains on `records`, the rows of the datasets `data` (one mode, loaded
+/// for the set with [`crate::dataset::load_for`]), and returns the model to
+/// save in `out` with its provenance, plus the training report.
 pub fn fit(
     data: &[std::path::PathBuf],
+    records: &[crate::dataset::Record],
     out: &std::path::Path,
     cfg: TrainConfig,
     pool: bool,
@@ -506,7 +508,6 @@ pub fn fit(
 ) -> Result<(saved::SavedModel, FitReport), String> {
     use std::collections::BTreeSet;
     let list = data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>();
-    let records = crate::dataset::load_all(data)?;
     let modes: BTreeSet<&str> = records.iter().map(|r| r.mode.as_str()).collect();
     // Only sets from `parallel` on tell the modes apart (LOG_THREADS): the
     // narrower ones would see one config with two unrelated times.
@@ -517,8 +518,8 @@ pub fn fit(
         ));
     }
     // Before training: a refusal must not cost the training time.
-    let machine = crate::dataset::one_machine(data, &records, pool)?;
-    let samples = train::samples(&records, cfg.feature_set);
+    let machine = crate::dataset::one_machine(data, records, pool)?;
+    let samples = train::samples(records, cfg.feature_set);
     let (_, val_idx) = train::split(&samples, &cfg);
     let val_groups: BTreeSet<&str> = val_idx.iter().map(|&i| samples[i].group.as_str()).collect();
     let trained = train::train(&samples, &cfg, progress)?;
@@ -537,7 +538,7 @@ pub fn fit(
         (first.cpu, first.cc, first.cflags) = (all(|m| &m.cpu), all(|m| &m.cc), all(|m| &m.cflags));
     }
     let machines = if pool { crate::dataset::machines_of(data)? } else { Vec::new() };
-    let machine_kernels = machines.iter().map(|m| crate::dataset::kernels_on(&records, m)).collect();
+    let machine_kernels = machines.iter().map(|m| crate::dataset::kernels_on(records, m)).collect();
     let data_info = saved::Provenance {
         files: list,
         mode: if modes.is_empty() { "serial".to_string() } else { modes.iter().copied().collect::<Vec<_>>().join("+") },
@@ -573,7 +574,7 @@ pub fn fit(
     };
     let mut model = saved::SavedModel::new(out, meta, trained.nets);
     let (val_records, train_records): (Vec<crate::dataset::Record>, Vec<_>) =
-        records.into_iter().partition(|r| val_groups.contains(r.instance_key().as_str()));
+        records.iter().cloned().partition(|r| val_groups.contains(r.instance_key().as_str()));
     let constants = crate::eval::best_constant(&train_records, model.feature_set());
     let evals = crate::eval::evaluate(&model, &val_records, &constants, &Default::default());
     let validation = crate::eval::summarize(&evals.iter().collect::<Vec<_>>());

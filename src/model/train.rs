@@ -226,7 +226,14 @@ struct Member {
 
 pub fn train(samples: &[Sample], cfg: &TrainConfig, progress: Progress) -> Result<Trained, String> {
     if samples.is_empty() {
-        let hint = if cfg.feature_set.needs_compiler() { "; run tss estimate on the rows first" } else { "" };
+        let set = cfg.feature_set;
+        let mut hint = String::new();
+        if set > crate::dataset::STORED {
+            hint += &format!("; the {set} set's last columns come from the kernels' sources: give --kernels");
+        }
+        if set.needs_compiler() {
+            hint += "; run tss estimate on the rows first";
+        }
         return Err(format!("no usable rows (status ok, tiled, with features) to train on{hint}"));
     }
     check_loss(cfg)?;
