@@ -246,8 +246,8 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
 /// stores ([`FeatureSet::Bands`]), they are computed from the rows'
 /// kernels ([`crate::refeature::derive`]), found by file stem among
 /// `kernels` and, before them, the `.c` files under a `corpus/` directory
-/// beside the data file or above it (the repository's own). Rows of other
-/// kernels stay narrower, with a warning.
+/// beside the data file, above it or in the current directory (the
+/// repository's own). Rows of other kernels stay narrower, with a warning.
 pub fn load_for(paths: &[PathBuf], set: FeatureSet, kernels: &[PathBuf]) -> Result<Vec<Record>, String> {
     let derives = set > STORED;
     let mut files: Vec<PathBuf> =
@@ -286,9 +286,12 @@ pub fn load_for(paths: &[PathBuf], set: FeatureSet, kernels: &[PathBuf]) -> Resu
 }
 
 /// The kernels of the first `corpus/` directory beside `path` or above it,
-/// each `.c` file one level or two below it (`corpus/blas/gemm-ikj.c`).
+/// else in the current directory (a data file kept elsewhere, read from the
+/// repository), each `.c` file one level or two below it
+/// (`corpus/blas/gemm-ikj.c`).
 fn corpus_above(path: &Path) -> Vec<PathBuf> {
-    let Some(corpus) = dir_of(path).ancestors().map(|d| d.join("corpus")).find(|c| c.is_dir()) else {
+    let places = dir_of(path).ancestors().chain([Path::new("")]);
+    let Some(corpus) = places.map(|d| d.join("corpus")).find(|c| c.is_dir()) else {
         return Vec::new();
     };
     let entries = |d: &Path| -> Vec<PathBuf> {

@@ -272,8 +272,10 @@ mod tests {
         // The runner-up's share of the work: one of two equal 3-deep statements.
         let share = rows[1].features[STORED.len()];
         assert!((0.45..0.5).contains(&share), "{share}");
-        // Without the kernel's source the rows stay as stored, and rank nowhere.
-        let narrow = dataset::load_for(std::slice::from_ref(&path), bands, &[]).unwrap();
+        // Rows of a kernel no source is found for stay as stored, and rank nowhere.
+        let text = std::fs::read_to_string(&path).unwrap().replace("rand-70", "no-such-kernel");
+        std::fs::write(&path, text).unwrap();
+        let narrow = dataset::load_for(std::slice::from_ref(&path), bands, std::slice::from_ref(&kernel)).unwrap();
         assert!(narrow.iter().all(|r| r.features.len() == STORED.len() && !r.is_candidate(bands)));
     }
 
