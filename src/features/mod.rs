@@ -135,7 +135,7 @@ pub enum FeatureSet {
     /// tile working set against L1 and L2 and the log of its innermost
     /// tile's length. Zeros with one tiled band. Rows never store them:
     /// loading computes them from the kernels' sources
-    /// ([`crate::dataset::derive`]), so the measured files stay as they are.
+    /// ([`crate::dataset::load_for`]), so the measured files stay as they are.
     Bands,
     /// `bands`, then what the compiler makes of the config's kind of code
     /// ([`crate::compiled`]): the log2 of its hottest loop's floating-point
