@@ -481,6 +481,148 @@ def in_float(name, spec_name, doc):
 SPECS.append(in_float("sconv2d-nchw", "conv2d-nchw", "2-D convolution, channels first, in single precision."))
 
 
+# More shapes to train on (session 76): loop orders, precisions, batched and
+# triangular level-2 updates, strided and transposed reads that no family
+# above has. Chosen after looking at where the models failed on
+# `corpus/fresh` (its batched level-2 and single-precision kernels), so from
+# then on `corpus/fresh2` is the clean test of kernels no model saw.
+SPECS += [
+    K("gemm-ijk", "variants", "C += A * B in double precision, order i, j, k (each element a dot product down a column of B).",
+      MNK, [("C", ["NI", "NJ"], True), ("A", ["NI", "NK"], False), ("B", ["NK", "NJ"], False)], """
+for (i = 0; i < NI; i++)
+  for (j = 0; j < NJ; j++)
+    for (k = 0; k < NK; k++)
+      C[i][j] += A[i][k] * B[k][j];
+"""),
+    K("gemm-jik", "variants", "C += A * B in loop order j, i, k (dot products, C walked by columns).",
+      MNK, [("C", ["NI", "NJ"], True), ("A", ["NI", "NK"], False), ("B", ["NK", "NJ"], False)], """
+for (j = 0; j < NJ; j++)
+  for (i = 0; i < NI; i++)
+    for (k = 0; k < NK; k++)
+      C[i][j] += A[i][k] * B[k][j];
+"""),
+    K("gemm-kji", "variants", "C += A * B in loop order k, j, i (rank-1 updates walked by columns: strided innermost).",
+      MNK, [("C", ["NI", "NJ"], True), ("A", ["NI", "NK"], False), ("B", ["NK", "NJ"], False)], """
+for (k = 0; k < NK; k++)
+  for (j = 0; j < NJ; j++)
+    for (i = 0; i < NI; i++)
+      C[i][j] += A[i][k] * B[k][j];
+"""),
+    K("sgemm-nt", "variants", "C += A * B^T in single precision with B stored J x K (dot products of rows).",
+      MNK, [("C", ["NI", "NJ"], True), ("A", ["NI", "NK"], False), ("B", ["NJ", "NK"], False)], """
+for (i = 0; i < NI; i++)
+  for (j = 0; j < NJ; j++)
+    for (k = 0; k < NK; k++)
+      C[i][j] += A[i][k] * B[j][k];
+""", dtype="float"),
+    K("sgemv-t", "variants", "y += A^T * x in single precision, order i, j.", MN,
+      [("y", ["N"], True), ("A", ["M", "N"], False), ("x", ["M"], False)], """
+for (i = 0; i < M; i++)
+  for (j = 0; j < N; j++)
+    y[j] += A[i][j] * x[i];
+""", iters="i, j", dtype="float"),
+    K("batched-ger", "variants", "A[b] += x[b] y[b]^T: a batch of independent rank-1 updates.",
+      [("NB", 64, 3, "1..512"), ("NI", 256, 13, "16..2048"), ("NJ", 256, 17, "16..2048")],
+      [("A", ["NB", "NI", "NJ"], True), ("x", ["NB", "NI"], False), ("y", ["NB", "NJ"], False)], """
+for (b = 0; b < NB; b++)
+  for (i = 0; i < NI; i++)
+    for (j = 0; j < NJ; j++)
+      A[b][i][j] += x[b][i] * y[b][j];
+""", iters="b, i, j"),
+    K("batched-matmul-nt", "variants", "C[b] += A[b] * B[b]^T, B[b] stored J x K, order b, i, j, k.",
+      [("NB", 16, 3, "1..64"), ("NI", 256, 13, "16..512"), ("NJ", 256, 17, "16..512"),
+       ("NK", 256, 11, "16..512")],
+      [("C", ["NB", "NI", "NJ"], True), ("A", ["NB", "NI", "NK"], False), ("B", ["NB", "NJ", "NK"], False)], """
+for (b = 0; b < NB; b++)
+  for (i = 0; i < NI; i++)
+    for (j = 0; j < NJ; j++)
+      for (k = 0; k < NK; k++)
+        C[b][i][j] += A[b][i][k] * B[b][j][k];
+""", iters="b, i, j, k"),
+    K("trmm-lower-oop", "variants", "C += L * B out of place, L lower triangular, order i, k, j.",
+      [("M", 1000, 33, "32..2048"), ("N", 1100, 39, "32..2048")],
+      [("C", ["M", "N"], True), ("L", ["M", "M"], False), ("B", ["M", "N"], False)], """
+for (i = 0; i < M; i++)
+  for (k = 0; k <= i; k++)
+    for (j = 0; j < N; j++)
+      C[i][j] += L[i][k] * B[k][j];
+"""),
+    K("syr-lower", "variants", "Symmetric rank-1 update of a lower triangle: A[i][j] += alpha * x[i] * x[j], j <= i.",
+      [("N", 3000, 41, "64..8192")],
+      [("A", ["N", "N"], True), ("x", ["N"], False)], """
+for (i = 0; i < N; i++)
+  for (j = 0; j <= i; j++)
+    A[i][j] += alpha * x[i] * x[j];
+""", scalars=["alpha"], iters="i, j"),
+    K("conv2d-kcyx", "variants", "2-D convolution, channels first, window loops innermost: order k, c, y, x, r, s.",
+      [("K", 64, 5, "4..256"), ("C", 64, 3, "1..256"), ("H", 56, 9, "8..224"), ("W", 56, 11, "8..224"),
+       ("R", 3, 3, "1..7"), ("S", 3, 2, "1..7")],
+      [("out", ["K", "H", "W"], True), ("w", ["K", "C", "R", "S"], False),
+       ("in", ["C", "H + R - 1", "W + S - 1"], False)], """
+for (k = 0; k < K; k++)
+  for (c = 0; c < C; c++)
+    for (y = 0; y < H; y++)
+      for (x = 0; x < W; x++)
+        for (r = 0; r < R; r++)
+          for (s = 0; s < S; s++)
+            out[k][y][x] += w[k][c][r][s] * in[c][y + r][x + s];
+""", iters="k, c, r, s, y, x"),
+    K("avgpool-2x2", "variants", "2x2 average pooling with stride 2 over channels: reads of stride 2.",
+      [("C", 64, 3, "1..512"), ("H", 256, 9, "8..1024"), ("W", 256, 11, "8..1024")],
+      [("out", ["C", "H", "W"], True), ("in", ["C", "2 * H", "2 * W"], False)], """
+for (c = 0; c < C; c++)
+  for (y = 0; y < H; y++)
+    for (x = 0; x < W; x++)
+      out[c][y][x] += 0.25 * (in[c][2 * y][2 * x] + in[c][2 * y][2 * x + 1] + in[c][2 * y + 1][2 * x]
+                              + in[c][2 * y + 1][2 * x + 1]);
+""", iters="c, y, x"),
+    K("transpose-add", "variants", "B += A^T: a transposed read of one matrix into another (tiling's textbook case).",
+      MN, [("B", ["M", "N"], True), ("A", ["N", "M"], False)], """
+for (i = 0; i < M; i++)
+  for (j = 0; j < N; j++)
+    B[i][j] += A[j][i];
+""", iters="i, j"),
+    K("kmeans-dist", "variants", "Squared distances of N points to K centres in D dimensions: D2[i][c] += (X[i][d] - Cn[c][d])^2.",
+      [("N", 2000, 37, "64..8192"), ("KC", 64, 5, "4..512"), ("DIM", 64, 7, "4..512")],
+      [("D2", ["N", "KC"], True), ("X", ["N", "DIM"], False), ("Cn", ["KC", "DIM"], False)], """
+for (i = 0; i < N; i++)
+  for (c = 0; c < KC; c++)
+    for (d = 0; d < DIM; d++)
+      D2[i][c] += (X[i][d] - Cn[c][d]) * (X[i][d] - Cn[c][d]);
+""", iters="i, c, d"),
+    K("jacobi-2d", "variants", "5-point Jacobi sweeps in double precision, alternating between A and B.",
+      [("T", 100, 5, "4..200"), ("N", 1300, 39, "32..2048")],
+      [("A", ["N", "N"], True), ("B", ["N", "N"], True)], """
+for (t = 0; t < T; t++) {
+  for (i = 1; i < N - 1; i++)
+    for (j = 1; j < N - 1; j++)
+      B[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i + 1][j] + A[i - 1][j]);
+  for (i = 1; i < N - 1; i++)
+    for (j = 1; j < N - 1; j++)
+      A[i][j] = 0.2 * (B[i][j] + B[i][j - 1] + B[i][j + 1] + B[i + 1][j] + B[i - 1][j]);
+}
+""", iters="t, i, j"),
+    K("smttkrp", "variants", "Single-precision MTTKRP in order i, j, k, l (the output's column loop outside the reduction).",
+      [("NI", 128, 7, "8..512"), ("NJ", 64, 9, "8..256"), ("NK", 128, 5, "8..512"), ("NL", 128, 11, "8..512")],
+      [("A", ["NI", "NJ"], True), ("X", ["NI", "NK", "NL"], False), ("C", ["NK", "NJ"], False),
+       ("D", ["NL", "NJ"], False)], """
+for (i = 0; i < NI; i++)
+  for (j = 0; j < NJ; j++)
+    for (k = 0; k < NK; k++)
+      for (l = 0; l < NL; l++)
+        A[i][j] += X[i][k][l] * C[k][j] * D[l][j];
+""", iters="i, j, k, l", dtype="float"),
+    K("dense-grad-w", "variants", "A dense layer's weight gradient: dw[o][i] += dy[b][o] * x[b][i], reduction over the batch innermost.",
+      [("NB", 64, 5, "1..512"), ("NO", 1024, 37, "16..4096"), ("NIN", 1024, 29, "16..4096")],
+      [("dw", ["NO", "NIN"], True), ("dy", ["NB", "NO"], False), ("x", ["NB", "NIN"], False)], """
+for (o = 0; o < NO; o++)
+  for (i = 0; i < NIN; i++)
+    for (b = 0; b < NB; b++)
+      dw[o][i] += dy[b][o] * x[b][i];
+""", iters="b, o, i"),
+]
+
+
 # Kernels no model was trained on (session 65): every shipped model and every
 # stored training row predates them, so `corpus/fresh` is a test of the
 # models on code they never saw, as a user's kernel is. Keep it out of the
@@ -579,6 +721,102 @@ for (b = 0; b < NB; b++)
       for (j = 0; j < NJ; j++)
         C[b][i][j] += A[b][k][i] * B[b][k][j];
 """, iters="b, i, j, k", dtype="float"),
+]
+
+
+# A second set of kernels no model was trained on (session 76), written
+# before any model saw a `corpus/variants` row: the clean test for models
+# trained with them. Keep it out of every training step.
+SPECS += [
+    K("symv-upper", "fresh2", "y += A x with only A's upper triangle stored: each stored element used twice.",
+      [("N", 3000, 41, "64..8192")],
+      [("y", ["N"], True), ("A", ["N", "N"], False), ("x", ["N"], False)], """
+for (i = 0; i < N; i++)
+  for (j = i; j < N; j++) {
+    y[i] += A[i][j] * x[j];
+    y[j] += A[i][j] * x[i];
+  }
+""", iters="i, j"),
+    K("batched-conv1d", "fresh2", "1-D convolution over a batch: out[b][k][x] += w[k][c][r] * in[b][c][x+r].",
+      [("NB", 8, 2, "1..64"), ("K", 64, 5, "4..256"), ("C", 64, 3, "1..256"), ("W", 512, 37, "16..2048"),
+       ("R", 5, 3, "1..15")],
+      [("out", ["NB", "K", "W"], True), ("w", ["K", "C", "R"], False), ("in", ["NB", "C", "W + R - 1"], False)], """
+for (b = 0; b < NB; b++)
+  for (k = 0; k < K; k++)
+    for (c = 0; c < C; c++)
+      for (r = 0; r < R; r++)
+        for (x = 0; x < W; x++)
+          out[b][k][x] += w[k][c][r] * in[b][c][x + r];
+""", iters="b, k, c, r, x"),
+    K("three-mm", "fresh2", "G = (A B)(C D): three products through two temporaries.",
+      [("NI", 400, 37, "32..1024"), ("NJ", 450, 41, "32..1024"), ("NK", 500, 29, "32..1024"),
+       ("NL", 550, 23, "32..1024"), ("NM", 600, 19, "32..1024")],
+      [("G", ["NI", "NL"], True), ("E", ["NI", "NJ"], True), ("F", ["NJ", "NL"], True), ("A", ["NI", "NK"], False),
+       ("B", ["NK", "NJ"], False), ("C", ["NJ", "NM"], False), ("D", ["NM", "NL"], False)], """
+for (i = 0; i < NI; i++)
+  for (j = 0; j < NJ; j++)
+    for (k = 0; k < NK; k++)
+      E[i][j] += A[i][k] * B[k][j];
+for (i = 0; i < NJ; i++)
+  for (j = 0; j < NL; j++)
+    for (k = 0; k < NM; k++)
+      F[i][j] += C[i][k] * D[k][j];
+for (i = 0; i < NI; i++)
+  for (j = 0; j < NL; j++)
+    for (k = 0; k < NJ; k++)
+      G[i][j] += E[i][k] * F[k][j];
+"""),
+    K("jacobi-2d-9pt", "fresh2", "9-point Jacobi sweeps in double precision, alternating between A and B.",
+      [("T", 40, 4, "2..100"), ("N", 1000, 37, "32..2048")],
+      [("A", ["N", "N"], True), ("B", ["N", "N"], True)], """
+for (t = 0; t < T; t++) {
+  for (i = 1; i < N - 1; i++)
+    for (j = 1; j < N - 1; j++)
+      B[i][j] = (A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1] + A[i][j - 1] + A[i][j] + A[i][j + 1]
+                 + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1]) / 9.0;
+  for (i = 1; i < N - 1; i++)
+    for (j = 1; j < N - 1; j++)
+      A[i][j] = B[i][j];
+}
+""", iters="t, i, j"),
+    K("mttkrp-mode2", "fresh2", "MTTKRP along the second mode: M[j][r] += X[i][j][k] * B[i][r] * C[k][r], order j, i, k, r.",
+      [("NI", 128, 7, "8..512"), ("NJ", 128, 9, "8..512"), ("NK", 128, 5, "8..512"), ("NR", 32, 11, "4..256")],
+      [("M", ["NJ", "NR"], True), ("X", ["NI", "NJ", "NK"], False), ("B", ["NI", "NR"], False),
+       ("C", ["NK", "NR"], False)], """
+for (j = 0; j < NJ; j++)
+  for (i = 0; i < NI; i++)
+    for (k = 0; k < NK; k++)
+      for (r = 0; r < NR; r++)
+        M[j][r] += X[i][j][k] * B[i][r] * C[k][r];
+""", iters="i, j, k, r"),
+    K("strmm-right", "fresh2", "C += B * U in single precision, U upper triangular, order i, j, k (k <= j).",
+      [("M", 1000, 33, "32..2048"), ("N", 1100, 39, "32..2048")],
+      [("C", ["M", "N"], True), ("B", ["M", "N"], False), ("U", ["N", "N"], False)], """
+for (i = 0; i < M; i++)
+  for (j = 0; j < N; j++)
+    for (k = 0; k <= j; k++)
+      C[i][j] += B[i][k] * U[k][j];
+""", dtype="float"),
+    K("sdepthwise-nhwc", "fresh2", "Depthwise 2-D convolution, channels last, single precision: out[y][x][c] += in[y+r][x+s][c] * w[r][s][c].",
+      [("C", 64, 3, "1..512"), ("H", 112, 9, "8..224"), ("W", 112, 11, "8..224"), ("R", 3, 3, "1..7"),
+       ("S", 3, 2, "1..7")],
+      [("out", ["H", "W", "C"], True), ("in", ["H + R - 1", "W + S - 1", "C"], False), ("w", ["R", "S", "C"], False)], """
+for (y = 0; y < H; y++)
+  for (x = 0; x < W; x++)
+    for (r = 0; r < R; r++)
+      for (s = 0; s < S; s++)
+        for (c = 0; c < C; c++)
+          out[y][x][c] += in[y + r][x + s][c] * w[r][s][c];
+""", iters="c, y, x, r, s", dtype="float"),
+    K("contraction-3d", "fresh2", "C[a][b][c] += A[a][d][c] * B[b][d]: a three-index result contracted over d, order a, b, d, c.",
+      [("NA", 64, 5, "4..256"), ("NB", 64, 7, "4..256"), ("NC", 64, 9, "4..256"), ("ND", 64, 11, "4..256")],
+      [("C", ["NA", "NB", "NC"], True), ("A", ["NA", "ND", "NC"], False), ("B", ["NB", "ND"], False)], """
+for (a = 0; a < NA; a++)
+  for (b = 0; b < NB; b++)
+    for (d = 0; d < ND; d++)
+      for (c = 0; c < NC; c++)
+        C[a][b][c] += A[a][d][c] * B[b][d];
+""", iters="a, b, c, d"),
 ]
 
 

@@ -132,6 +132,18 @@ fn fresh() {
     check_family("fresh");
 }
 
+/// More shapes to train on (`corpus/variants`, session 76).
+#[test]
+fn variants() {
+    check_family("variants");
+}
+
+/// The second set of kernels no model was trained on (`corpus/fresh2`).
+#[test]
+fn fresh2() {
+    check_family("fresh2");
+}
+
 /// The random affine nests of `scripts/corpus.py` (seeded, so the same
 /// nests every run).
 #[test]
@@ -149,10 +161,11 @@ fn corpus_matches_its_specs() {
         .output()
         .expect("python3 runs scripts/corpus.py");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-    let all: Vec<PathBuf> = ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random", "recur"]
-        .iter()
-        .flat_map(|f| family(f))
-        .collect();
+    let all: Vec<PathBuf> =
+        ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random", "recur", "variants", "fresh2"]
+            .iter()
+            .flat_map(|f| family(f))
+            .collect();
     assert!(all.len() >= 25, "the corpus has {} kernels", all.len());
     for k in all {
         let src = std::fs::read_to_string(&k).unwrap();
@@ -185,8 +198,9 @@ fn every_kernel_has_a_config_space() {
     let caches = tss::machine::Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
     let dir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
-    for kernel in
-        ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random", "recur"].iter().flat_map(|f| family(f))
+    for kernel in ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random", "recur", "variants", "fresh2"]
+        .iter()
+        .flat_map(|f| family(f))
     {
         let src = std::fs::read_to_string(&kernel).unwrap();
         let a = tss::analyze(&kernel, &src, false).unwrap();
