@@ -30,9 +30,9 @@ D=${DATA:-$("$TSS" machine | sed -n 's|^data directory: \(.*\)/$|\1|p')}
 echo "collecting into $D on: $("$TSS" machine | head -1)"
 # corpus/random last: a kernel's sampled configs are seeded by its position
 # in this list, so new families go at the end.
-# corpus/fresh is left out on purpose: no model trains on it (README,
+# corpus/fresh and corpus/fresh2 are left out on purpose: no model trains on them (README,
 # "Kernels no model saw"); its test rows are collected by the command there.
-K=corpus/blas,corpus/tensor,corpus/nn,corpus/datamining,corpus/solvers,corpus/stencils,corpus/random,corpus/recur
+K=corpus/blas,corpus/tensor,corpus/nn,corpus/datamining,corpus/solvers,corpus/stencils,corpus/random,corpus/recur,corpus/variants
 COMMON=(--kernels "$K" --range 16..2048 --skinny 0.25 --max-work "${MAX_WORK:-3e8}" --min-work "${MIN_WORK:-1e7}")
 TRAIN_K=${TRAIN_K:-24}
 TEST_K=${TEST_K:-200}
