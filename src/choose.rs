@@ -272,15 +272,16 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         rates.extend_rows(&mut rows, &variants);
     }
     let predicted = model.predict(&rows);
-    let order = blend_where_new(&model, &a, &shape, &variants, &opts.caches, &predicted, &mut warnings);
+    let (order, new) = blend_where_new(&model, &a, &shape, &variants, &opts.caches, &predicted, &mut warnings);
     let original = variants.iter().position(|v| matches!(v, Variant::Untiled));
     // The original and what its loops do, read by the rules that never put
     // it first and by the gate; models without an untiled candidate need neither.
     let as_written = original.map(|u| (u, a.kernel.untiled_traits(&shape, &opts.caches)));
     let order = match &as_written {
-        Some((u, traits)) => match traits.never_first() {
-            Some(why) => original_last(&order, *u, why, &mut warnings),
-            None => order,
+        Some((u, traits)) => match (traits.never_first(), new) {
+            (Some(why), _) => original_last(&order, *u, &format!("their innermost loop {why}"), &mut warnings),
+            (None, true) => original_last(&order, *u, NEW_STRUCTURE, &mut warnings),
+            (None, false) => order,
         },
         None => order,
     };
@@ -401,10 +402,18 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     Ok(Choice { code: code(&choice)?, ..choice })
 }
 
+/// Why the original is ranked after the tiles on a loop structure new to
+/// the model: there only the untiled gate keeps it. Held out, the network's
+/// own first rank of it was the costliest error on new kernels (4x on a
+/// 9-point Jacobi, 1.8-2.1x on a symmetric matrix-vector product, README
+/// "A wider corpus").
+const NEW_STRUCTURE: &str = "their loop structure is new to the model, where only its untiled gate keeps them";
+
 /// The scores to rank `variants` by: the network's `predicted` values, or,
 /// where the model has a blended ranker and this kernel's loop structure is
 /// not one it trained on, their blend with the ranker's estimates
-/// ([`crate::model::ranker`]), which `warnings` then mentions.
+/// ([`crate::model::ranker`]), which `warnings` then mentions. Also whether
+/// it blended (the structure is new).
 fn blend_where_new(
     model: &SavedModel,
     a: &Analysis,
@@ -413,11 +422,11 @@ fn blend_where_new(
     caches: &Caches,
     predicted: &[f64],
     warnings: &mut Vec<String>,
-) -> Vec<f64> {
+) -> (Vec<f64>, bool) {
     let d = a.tile_dims();
     let new = |r: &&Ranker| r.applies(Some(&a.kernel.vector(STORED, shape, None, caches)));
     let Some(r) = model.meta.ranker.as_ref().filter(new) else {
-        return predicted.to_vec();
+        return (predicted.to_vec(), false);
     };
     let stored: Vec<Vec<f64>> =
         variants.iter().map(|v| a.kernel.vector(STORED, shape, v.feature_config(d).as_ref(), caches)).collect();
@@ -428,21 +437,21 @@ fn blend_where_new(
                  extrapolates more gently (README, \"A learned untiled gate\")"
                     .into(),
             );
-            order
+            (order, true)
         }
-        None => predicted.to_vec(),
+        None => (predicted.to_vec(), false),
     }
 }
 
-/// `order` with the untiled original `u` ranked last, for a nest whose
-/// innermost loop as written `why` ([`UntiledTraits::never_first`]: it
-/// walks memory at a stride, or carries a recurrence); says so in
-/// `warnings` where the model had ranked it first. T6-Search still times it.
+/// `order` with the untiled original `u` ranked last, `why` (its innermost
+/// loop as written walks memory at a stride or carries a recurrence,
+/// [`UntiledTraits::never_first`], or the structure is new to the model);
+/// says so in `warnings` where the model had ranked it first. T6-Search
+/// still times it.
 fn original_last(order: &[f64], u: usize, why: &str, warnings: &mut Vec<String>) -> Vec<f64> {
     if ranked(order).first() == Some(&u) {
-        warnings.push(format!(
-            "the model ranks the loops as written first, but their innermost loop {why}: the best-ranked tile comes first"
-        ));
+        warnings
+            .push(format!("the model ranks the loops as written first, but {why}: the best-ranked tile comes first"));
     }
     tiles_first(order, u)
 }

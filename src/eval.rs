@@ -369,7 +369,10 @@ pub fn evaluate(
         let threaded = known.is_some_and(|t| t.threaded);
         let demoted = strided || known.is_some_and(|t| t.never_first().is_some());
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
-        let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, demoted, gated);
+        // On a loop structure new to the model (the ranker blended), only
+        // the gate keeps the original: the network's call is unproven there.
+        let last = demoted || parts.is_some();
+        let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, last, gated && !demoted);
         // Where `tss predict` drops the ranking for the cache rule, so do the
         // methods here: T6-Random draws from the rule's neighbours.
         let ruled = model.distrust(&feats, &pred).and(cache_rule_pick(&cands));
@@ -483,22 +486,23 @@ struct Picks {
 }
 
 /// The picks of a ranking `pred` of candidates of kinds `class`, where
-/// `original` is the untiled candidate: the gate (`gated`) puts it first,
-/// unless it is `demoted` (it walks memory at a stride,
-/// [`crate::gate::strided_original`], or carries a recurrence), which ranks
-/// it last; either way the searches time it by the second measurement.
+/// `original` is the untiled candidate: ranked `last` where the model's
+/// ranking of it does not count (it walks memory at a stride,
+/// [`crate::gate::strided_original`], carries a recurrence, or the loop
+/// structure is new to the model), put `first` where the gate fires on an
+/// original that may come first; either way the searches time it by the
+/// second measurement.
 fn picks<K: Eq + std::hash::Hash>(
     pred: &[f64],
     class: impl Fn(usize) -> K,
     original: Option<usize>,
-    demoted: bool,
-    gated: bool,
+    last: bool,
+    first: bool,
 ) -> Picks {
-    let last = original.filter(|_| demoted);
-    let rank = last.map_or_else(|| pred.to_vec(), |u| tiles_first(pred, u));
+    let rank = original.filter(|_| last).map_or_else(|| pred.to_vec(), |u| tiles_first(pred, u));
     let kept = keep_best(&rank);
     let mut order = search_order(&rank, class, original);
-    let untiled = original.filter(|_| gated && !demoted);
+    let untiled = original.filter(|_| first);
     if let Some(u) = untiled {
         order.retain(|&k| k != u);
         order.insert(0, u);
@@ -870,12 +874,23 @@ mod tests {
         assert_eq!((p.t1, p.order.clone()), (2, vec![2, 0, 1]));
         let p = picks(&pred, kind, Some(2), true, false);
         assert_eq!((p.t1, p.kept[0], p.order.clone()), (0, 0, vec![0, 2, 1]));
-        // The gate puts an original ranked last first, but not a strided one.
+        // The gate puts an original ranked last first (the caller never asks
+        // for a strided one).
         let pred = [0.1, 0.3, 0.2];
         assert_eq!(picks(&pred, kind, Some(2), false, true).order, vec![2, 0, 1]);
         assert_eq!(picks(&pred, kind, Some(2), false, true).t1, 2);
-        assert_eq!(picks(&pred, kind, Some(2), true, true).t1, 0);
         assert_eq!(picks(&pred, kind, None, true, true).t1, 0);
+    }
+
+    #[test]
+    fn on_a_new_structure_only_the_gate_keeps_the_original() {
+        // The network ranks the original (2) first; the structure is new.
+        let pred = [0.2, 0.3, 0.1];
+        let kind = |k: usize| k == 2;
+        let p = picks(&pred, kind, Some(2), true, false);
+        assert_eq!((p.t1, p.order.clone()), (0, vec![0, 2, 1]), "a tile first, the original timed second");
+        let p = picks(&pred, kind, Some(2), true, true);
+        assert_eq!((p.t1, p.order.clone()), (2, vec![2, 0, 1]), "the gate fired: the original first");
     }
 
     /// An instance whose T1 took `t1` against a best of 1 (two candidates).

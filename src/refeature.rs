@@ -177,7 +177,7 @@ pub fn derive(path: &Path, records: &mut [Record], sources: &mut Sources) -> Res
             left += 1;
             continue;
         };
-        let config = r.tile.parse::<Variant>().map_err(&at)?.feature_config(a.tile_dims());
+        let config = config_of(a, r).map_err(&at)?;
         r.features.extend(a.kernel.bands_extra(shape, config.as_ref(), &caches_of(r)));
     }
     Ok((left, unknown.len()))
@@ -191,8 +191,13 @@ fn caches_of(r: &Record) -> Caches {
 /// The [`STORED`] features of row `r` of kernel `a` at instance `shape`,
 /// with the caches the row was measured with.
 fn features(a: &Analysis, shape: &Shape, r: &Record) -> Result<Vec<f64>, String> {
-    let config = r.tile.parse::<Variant>()?.feature_config(a.tile_dims());
-    Ok(a.kernel.vector(STORED, shape, config.as_ref(), &caches_of(r)))
+    Ok(a.kernel.vector(STORED, shape, config_of(a, r)?.as_ref(), &caches_of(r)))
+}
+
+/// The config row `r` timed, as kernel `a`'s features see it (`None`: the
+/// untiled code).
+fn config_of(a: &Analysis, r: &Record) -> Result<Option<crate::config::Config>, String> {
+    Ok(r.tile.parse::<Variant>()?.feature_config(a.tile_dims()))
 }
 
 /// Whether two feature values differ beyond the rounding of a CSV round trip.
