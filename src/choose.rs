@@ -278,11 +278,7 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     // it first and by the gate; models without an untiled candidate need neither.
     let as_written = original.map(|u| (u, a.kernel.untiled_traits(&shape, &opts.caches)));
     let order = match &as_written {
-        Some((u, traits)) => match (traits.never_first(), new) {
-            (Some(why), _) => original_last(&order, *u, &format!("their innermost loop {why}"), &mut warnings),
-            (None, true) => original_last(&order, *u, NEW_STRUCTURE, &mut warnings),
-            (None, false) => order,
-        },
+        Some((u, traits)) => rank_original(order, *u, traits.never_first(), new, &mut warnings),
         None => order,
     };
     // T6-Search times one of each kind of code first ([`search_order`]).
@@ -440,6 +436,24 @@ fn blend_where_new(
             (order, true)
         }
         None => (predicted.to_vec(), false),
+    }
+}
+
+/// `order`, with the untiled original `u` ranked after the tiles where
+/// its innermost loop as written `never_first` says why, or where the loop
+/// structure is `new` to the model: there only the gate ([`gate_first`])
+/// can still put it first.
+fn rank_original(
+    order: Vec<f64>,
+    u: usize,
+    never_first: Option<&str>,
+    new: bool,
+    warnings: &mut Vec<String>,
+) -> Vec<f64> {
+    match (never_first, new) {
+        (Some(why), _) => original_last(&order, u, &format!("their innermost loop {why}"), warnings),
+        (None, true) => original_last(&order, u, NEW_STRUCTURE, warnings),
+        (None, false) => order,
     }
 }
 
@@ -786,6 +800,19 @@ mod tests {
         assert_eq!(ranked(&original_last(&[0.5, 0.1, 0.0], 2, why, &mut warnings)), vec![1, 0, 2]);
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("walks memory at a stride"), "{}", warnings[0]);
+    }
+
+    #[test]
+    fn on_a_new_structure_the_network_does_not_put_the_original_first() {
+        let mut warnings = Vec::new();
+        let network = vec![0.5, 0.1, 0.0];
+        assert_eq!(rank_original(network.clone(), 2, None, false, &mut warnings), network, "a structure it knows");
+        assert!(warnings.is_empty());
+        assert_eq!(ranked(&rank_original(network.clone(), 2, None, true, &mut warnings)), vec![1, 0, 2]);
+        assert!(warnings.len() == 1 && warnings[0].contains("new to the model"), "{warnings:?}");
+        let strided = rank_original(network, 2, Some("walks memory at a stride"), true, &mut warnings);
+        assert_eq!(ranked(&strided), vec![1, 0, 2]);
+        assert!(warnings[1].contains("their innermost loop walks memory at a stride"), "{warnings:?}");
     }
 
     #[test]
