@@ -26,6 +26,11 @@ def K(name, family, doc, params, arrays, scop, scalars=(), dtype="double", iters
 # The three sizes of a matrix product, drawn as in BLAS use: 32..2048 each.
 MNK = [("NI", 900, 37, "32..2048"), ("NJ", 1000, 41, "32..2048"), ("NK", 1100, 29, "32..2048")]
 MN = [("M", 3000, 37, "64..8192"), ("N", 3500, 41, "64..8192")]
+# A 2-D convolution's sizes (batch 1), and its arrays stored channels first.
+CONV2D = [("K", 64, 5, "4..256"), ("C", 64, 3, "1..256"), ("H", 56, 9, "8..224"), ("W", 56, 11, "8..224"),
+          ("R", 3, 3, "1..7"), ("S", 3, 2, "1..7")]
+CONV2D_CHANNELS_FIRST = [("out", ["K", "H", "W"], True), ("w", ["K", "C", "R", "S"], False),
+                         ("in", ["C", "H + R - 1", "W + S - 1"], False)]
 
 SPECS = [
     # Dense linear algebra, level 3: loop orders and transposes of C += A B.
@@ -235,10 +240,7 @@ for (a = 0; a < NA; a++)
 """, iters="a, b, c, d"),
     # Neural-network layers.
     K("conv2d-nchw", "nn", "2-D convolution, batch 1, channels first: out[k][y][x] += w[k][c][r][s] * in[c][y+r][x+s].",
-      [("K", 64, 5, "4..256"), ("C", 64, 3, "1..256"), ("H", 56, 9, "8..224"), ("W", 56, 11, "8..224"),
-       ("R", 3, 3, "1..7"), ("S", 3, 2, "1..7")],
-      [("out", ["K", "H", "W"], True), ("w", ["K", "C", "R", "S"], False),
-       ("in", ["C", "H + R - 1", "W + S - 1"], False)], """
+      CONV2D, CONV2D_CHANNELS_FIRST, """
 for (k = 0; k < K; k++)
   for (c = 0; c < C; c++)
     for (r = 0; r < R; r++)
@@ -248,8 +250,7 @@ for (k = 0; k < K; k++)
             out[k][y][x] += w[k][c][r][s] * in[c][y + r][x + s];
 """, iters="k, c, r, s, y, x"),
     K("conv2d-nhwc", "nn", "2-D convolution, batch 1, channels last: out[y][x][k] += in[y+r][x+s][c] * w[r][s][c][k].",
-      [("K", 64, 5, "4..256"), ("C", 64, 3, "1..256"), ("H", 56, 9, "8..224"), ("W", 56, 11, "8..224"),
-       ("R", 3, 3, "1..7"), ("S", 3, 2, "1..7")],
+      CONV2D,
       [("out", ["H", "W", "K"], True), ("in", ["H + R - 1", "W + S - 1", "C"], False),
        ("w", ["R", "S", "C", "K"], False)], """
 for (y = 0; y < H; y++)
@@ -555,10 +556,7 @@ for (i = 0; i < N; i++)
     A[i][j] += alpha * x[i] * x[j];
 """, scalars=["alpha"], iters="i, j"),
     K("conv2d-kcyx", "variants", "2-D convolution, channels first, window loops innermost: order k, c, y, x, r, s.",
-      [("K", 64, 5, "4..256"), ("C", 64, 3, "1..256"), ("H", 56, 9, "8..224"), ("W", 56, 11, "8..224"),
-       ("R", 3, 3, "1..7"), ("S", 3, 2, "1..7")],
-      [("out", ["K", "H", "W"], True), ("w", ["K", "C", "R", "S"], False),
-       ("in", ["C", "H + R - 1", "W + S - 1"], False)], """
+      CONV2D, CONV2D_CHANNELS_FIRST, """
 for (k = 0; k < K; k++)
   for (c = 0; c < C; c++)
     for (y = 0; y < H; y++)
@@ -681,10 +679,7 @@ for (b = 0; b < NB; b++)
       out[b][o] += x[b][i] * w[i][o];
 """, iters="b, o, i", dtype="float"),
     K("conv2d-out-first", "fresh", "2-D convolution, channels first, output loops outside: out[k][y][x] += w[k][c][r][s] * in[c][y+r][x+s], order k, y, x, c, r, s.",
-      [("K", 64, 5, "4..256"), ("C", 64, 3, "1..256"), ("H", 56, 9, "8..224"), ("W", 56, 11, "8..224"),
-       ("R", 3, 3, "1..7"), ("S", 3, 2, "1..7")],
-      [("out", ["K", "H", "W"], True), ("w", ["K", "C", "R", "S"], False),
-       ("in", ["C", "H + R - 1", "W + S - 1"], False)], """
+      CONV2D, CONV2D_CHANNELS_FIRST, """
 for (k = 0; k < K; k++)
   for (y = 0; y < H; y++)
     for (x = 0; x < W; x++)
