@@ -26,6 +26,12 @@ def K(name, family, doc, params, arrays, scop, scalars=(), dtype="double", iters
 # The three sizes of a matrix product, drawn as in BLAS use: 32..2048 each.
 MNK = [("NI", 900, 37, "32..2048"), ("NJ", 1000, 41, "32..2048"), ("NK", 1100, 29, "32..2048")]
 MN = [("M", 3000, 37, "64..8192"), ("N", 3500, 41, "64..8192")]
+# A batch of matrix products' sizes, and of matrix-vector updates'.
+BATCHED_MNK = [("NB", 16, 3, "1..64"), ("NI", 256, 13, "16..512"), ("NJ", 256, 17, "16..512"),
+               ("NK", 256, 11, "16..512")]
+BATCHED_MN = [("NB", 64, 3, "1..512"), ("NI", 256, 13, "16..2048"), ("NJ", 256, 17, "16..2048")]
+# MTTKRP's sizes (the output's column count NJ smaller).
+MTTKRP = [("NI", 128, 7, "8..512"), ("NJ", 64, 9, "8..256"), ("NK", 128, 5, "8..512"), ("NL", 128, 11, "8..512")]
 # A 2-D convolution's sizes (batch 1), and its arrays stored channels first.
 CONV2D = [("K", 64, 5, "4..256"), ("C", 64, 3, "1..256"), ("H", 56, 9, "8..224"), ("W", 56, 11, "8..224"),
           ("R", 3, 3, "1..7"), ("S", 3, 2, "1..7")]
@@ -188,8 +194,7 @@ for (i = 0; i < N; i++)
 """, scalars=["alpha", "beta"], iters="i, j"),
     # Tensors.
     K("batched-matmul", "tensor", "C[b] += A[b] * B[b] for a batch of independent products.",
-      [("NB", 16, 3, "1..64"), ("NI", 256, 13, "16..512"), ("NJ", 256, 17, "16..512"),
-       ("NK", 256, 11, "16..512")],
+      BATCHED_MNK,
       [("C", ["NB", "NI", "NJ"], True), ("A", ["NB", "NI", "NK"], False), ("B", ["NB", "NK", "NJ"], False)], """
 for (b = 0; b < NB; b++)
   for (i = 0; i < NI; i++)
@@ -220,7 +225,7 @@ for (i = 0; i < NI; i++)
         Y[i][j][k] += X[i][j][l] * U[l][k];
 """, iters="i, j, k, l"),
     K("mttkrp", "tensor", "Matricised tensor times Khatri-Rao product: A[i][j] += X[i][k][l] * C[k][j] * D[l][j].",
-      [("NI", 128, 7, "8..512"), ("NJ", 64, 9, "8..256"), ("NK", 128, 5, "8..512"), ("NL", 128, 11, "8..512")],
+      MTTKRP,
       [("A", ["NI", "NJ"], True), ("X", ["NI", "NK", "NL"], False), ("C", ["NK", "NJ"], False),
        ("D", ["NL", "NJ"], False)], """
 for (i = 0; i < NI; i++)
@@ -523,7 +528,7 @@ for (i = 0; i < M; i++)
     y[j] += A[i][j] * x[i];
 """, iters="i, j", dtype="float"),
     K("batched-ger", "variants", "A[b] += x[b] y[b]^T: a batch of independent rank-1 updates.",
-      [("NB", 64, 3, "1..512"), ("NI", 256, 13, "16..2048"), ("NJ", 256, 17, "16..2048")],
+      BATCHED_MN,
       [("A", ["NB", "NI", "NJ"], True), ("x", ["NB", "NI"], False), ("y", ["NB", "NJ"], False)], """
 for (b = 0; b < NB; b++)
   for (i = 0; i < NI; i++)
@@ -531,8 +536,7 @@ for (b = 0; b < NB; b++)
       A[b][i][j] += x[b][i] * y[b][j];
 """, iters="b, i, j"),
     K("batched-matmul-nt", "variants", "C[b] += A[b] * B[b]^T, B[b] stored J x K, order b, i, j, k.",
-      [("NB", 16, 3, "1..64"), ("NI", 256, 13, "16..512"), ("NJ", 256, 17, "16..512"),
-       ("NK", 256, 11, "16..512")],
+      BATCHED_MNK,
       [("C", ["NB", "NI", "NJ"], True), ("A", ["NB", "NI", "NK"], False), ("B", ["NB", "NJ", "NK"], False)], """
 for (b = 0; b < NB; b++)
   for (i = 0; i < NI; i++)
@@ -601,7 +605,7 @@ for (t = 0; t < T; t++) {
 }
 """, iters="t, i, j"),
     K("smttkrp", "variants", "Single-precision MTTKRP in order i, j, k, l (the output's column loop outside the reduction).",
-      [("NI", 128, 7, "8..512"), ("NJ", 64, 9, "8..256"), ("NK", 128, 5, "8..512"), ("NL", 128, 11, "8..512")],
+      MTTKRP,
       [("A", ["NI", "NJ"], True), ("X", ["NI", "NK", "NL"], False), ("C", ["NK", "NJ"], False),
        ("D", ["NL", "NJ"], False)], """
 for (i = 0; i < NI; i++)
@@ -650,7 +654,7 @@ for (k = 0; k < M; k++)
       C[i][j] += A[k][i] * A[k][j];
 """),
     K("batched-gemv", "fresh", "y[b] += A[b] * x[b] for a batch of independent matrix-vector products.",
-      [("NB", 64, 3, "1..512"), ("NI", 256, 13, "16..2048"), ("NJ", 256, 17, "16..2048")],
+      BATCHED_MN,
       [("y", ["NB", "NI"], True), ("A", ["NB", "NI", "NJ"], False), ("x", ["NB", "NJ"], False)], """
 for (b = 0; b < NB; b++)
   for (i = 0; i < NI; i++)
@@ -707,8 +711,7 @@ for (t = 0; t < T; t++)
                  + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1]) / 9.0;
 """, iters="t, i, j"),
     K("sbmm-tn", "fresh", "Batched C[b] += A[b]^T * B[b] in single precision, A[b] stored K x I.",
-      [("NB", 16, 3, "1..64"), ("NI", 256, 13, "16..512"), ("NJ", 256, 17, "16..512"),
-       ("NK", 256, 11, "16..512")],
+      BATCHED_MNK,
       [("C", ["NB", "NI", "NJ"], True), ("A", ["NB", "NK", "NI"], False), ("B", ["NB", "NK", "NJ"], False)], """
 for (b = 0; b < NB; b++)
   for (k = 0; k < NK; k++)

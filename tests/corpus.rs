@@ -25,6 +25,11 @@ const CONFIGS: [&str; 6] = [
     "40x64x16:3x2x4/pack/v2",
 ];
 
+/// The families whose specs, ranges and config spaces the last two tests
+/// check (`corpus/fresh` is tiled by its own test only).
+const SPEC_CHECKED: [&str; 10] =
+    ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random", "recur", "variants", "fresh2"];
+
 /// The `.c` files of one corpus family.
 fn family(name: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(root().join("corpus").join(name))
@@ -161,11 +166,7 @@ fn corpus_matches_its_specs() {
         .output()
         .expect("python3 runs scripts/corpus.py");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-    let all: Vec<PathBuf> =
-        ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random", "recur", "variants", "fresh2"]
-            .iter()
-            .flat_map(|f| family(f))
-            .collect();
+    let all: Vec<PathBuf> = SPEC_CHECKED.iter().flat_map(|f| family(f)).collect();
     assert!(all.len() >= 25, "the corpus has {} kernels", all.len());
     for k in all {
         let src = std::fs::read_to_string(&k).unwrap();
@@ -198,10 +199,7 @@ fn every_kernel_has_a_config_space() {
     let caches = tss::machine::Caches { l1d: 32 << 10, l2: 512 << 10, line: 64 };
     let dir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
-    for kernel in ["blas", "tensor", "nn", "datamining", "solvers", "stencils", "random", "recur", "variants", "fresh2"]
-        .iter()
-        .flat_map(|f| family(f))
-    {
+    for kernel in SPEC_CHECKED.iter().flat_map(|f| family(f)) {
         let src = std::fs::read_to_string(&kernel).unwrap();
         let a = tss::analyze(&kernel, &src, false).unwrap();
         let ranges = Ranges::all(16, 2048).over(&Ranges::declared_in(&src).unwrap());
