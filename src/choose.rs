@@ -26,7 +26,9 @@ use crate::model::ranker::Ranker;
 use crate::model::saved::SavedModel;
 use crate::model::source::ModelSource;
 use crate::refine::{self, Space, Tried};
-use crate::select::{Strategy, cache_rule, keep_best, keep_diverse, neighbours, random_pick, ranked, tiles_first};
+use crate::select::{
+    OriginalPlace, Strategy, cache_rule, keep_best, keep_diverse, neighbours, random_pick, ranked, tiles_first,
+};
 use crate::{Analysis, Error, TileOptions};
 use crate::{Config, Form};
 
@@ -277,8 +279,23 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
     // The original and what its loops do, read by the rules that never put
     // it first and by the gate; models without an untiled candidate need neither.
     let as_written = original.map(|u| (u, a.kernel.untiled_traits(&shape, &opts.caches)));
-    let order = match &as_written {
-        Some((u, traits)) => rank_original(order, *u, traits.never_first(), new, &mut warnings),
+    let never_first = as_written.as_ref().and_then(|(_, traits)| traits.never_first());
+    let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
+    let far = model.distrust(&rows, &predicted).zip(rule);
+    let ruled = far.is_some();
+    // Far outside the training range the gate's estimate extrapolates like
+    // the network's: the cache rule decides alone.
+    let gated = match &as_written {
+        Some((_, traits)) if !ruled => {
+            let gate_set = model.meta.gate.as_ref().and_then(|g| g.linear.as_ref());
+            let features = gate_set.map(|l| a.kernel.vector(l.set, &shape, None, &opts.caches));
+            gate_verdict(&model, traits, features.as_deref(), &mut warnings)
+        }
+        _ => None,
+    };
+    let place = OriginalPlace::of(never_first.is_some(), new, gated.is_some());
+    let order = match original {
+        Some(u) => rank_original(order, u, never_first, place, &mut warnings),
         None => order,
     };
     // T6-Search times one of each kind of code first ([`search_order`]).
@@ -286,9 +303,6 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
         Strategy::T6Search => keep_diverse(&order, |k| variants[k].search_class(d), original, opts.search),
         _ => keep_best(&order),
     };
-    let rule = cache_rule(&sizes_list, |t| a.kernel.working_set(&vec![t; d]), opts.caches.l2);
-    let far = model.distrust(&rows, &predicted).zip(rule);
-    let ruled = far.is_some();
     let kept_idx = match far {
         Some((why, rule)) => {
             let what = match opts.strategy {
@@ -310,21 +324,21 @@ pub fn choose_tiles(file: &Path, sizes: &str, opts: &ChooseOptions) -> Result<Ch
             best
         }
     };
-    // Far outside the training range the gate's estimate extrapolates like
-    // the network's: the cache rule decides alone.
-    let kept_idx = if ruled {
-        kept_idx
-    } else {
-        let gate_set = model.meta.gate.as_ref().and_then(|g| g.linear.as_ref()).filter(|_| as_written.is_some());
-        let features = gate_set.map(|l| a.kernel.vector(l.set, &shape, None, &opts.caches));
-        let as_written = as_written.as_ref().map(|(u, traits)| (*u, traits));
-        gate_first(&model, as_written, kept_idx, features.as_deref(), &mut warnings)
-    };
+    if let Some(why) = &gated {
+        warnings.push(match never_first {
+            Some(never) => format!(
+                "the untiled gate fired ({why}), but the innermost loop as written {never}: the best-ranked tile stays \
+                 first"
+            ),
+            None => format!("the untiled gate fired ({why}): the loops as written come first"),
+        });
+    }
+    let kept_idx = place.front(kept_idx, original);
     let mut estimates = Vec::new();
     let kept_idx = match opts.strategy {
         Strategy::T6Search => with_original(kept_idx, original),
         Strategy::T1 if opts.compiled && !ruled => {
-            let demoted = as_written.as_ref().is_some_and(|(_, t)| t.never_first().is_some());
+            let demoted = never_first.is_some();
             let kept;
             // The kinds the model's features were estimated for need no second compile.
             let estimate = |usable: &[Variant]| match &kind_rates {
@@ -439,22 +453,22 @@ fn blend_where_new(
     }
 }
 
-/// `order`, with the untiled original `u` ranked after the tiles where
-/// its innermost loop as written `never_first` says why, or where the loop
-/// structure is `new` to the model: there only the gate ([`gate_first`])
-/// can still put it first.
+/// `order` with the untiled original `u` after every tile where its `place`
+/// says the network's rank of it does not count: its innermost loop as
+/// written `never_first` says why, or the loop structure is new to the
+/// model, where only the gate ([`gate_verdict`]) can still put it first.
 fn rank_original(
     order: Vec<f64>,
     u: usize,
     never_first: Option<&str>,
-    new: bool,
+    place: OriginalPlace,
     warnings: &mut Vec<String>,
 ) -> Vec<f64> {
-    match (never_first, new) {
-        (Some(why), _) => original_last(&order, u, &format!("their innermost loop {why}"), warnings),
-        (None, true) => original_last(&order, u, NEW_STRUCTURE, warnings),
-        (None, false) => order,
+    if !place.last {
+        return order;
     }
+    let why = never_first.map_or_else(|| NEW_STRUCTURE.to_string(), |never| format!("their innermost loop {never}"));
+    original_last(&order, u, &why, warnings)
 }
 
 /// `order` with the untiled original `u` ranked last, `why` (its innermost
@@ -470,20 +484,18 @@ fn original_last(order: &[f64], u: usize, why: &str, warnings: &mut Vec<String>)
     tiles_first(order, u)
 }
 
-/// `kept` with the `untiled` original (its candidate index and traits)
-/// first where the model's untiled gate fires ([`crate::gate`]) on those
-/// traits (the rules) or its `features` (the linear gate's set): T1 then
-/// keeps the loops as written, and the searches time them first. Not where
-/// the original is never first ([`original_last`]). Says so in `warnings`.
-fn gate_first(
+/// Why the model's untiled gate ([`crate::gate`]) fires on the original's
+/// `traits` (the rules) or its `features` (the linear gate's set), if it
+/// does: where [`OriginalPlace`] allows, T1 then keeps the loops as written
+/// and the searches time them first. A gate fitted on another machine's rows
+/// is not applied (`warnings` says so).
+fn gate_verdict(
     model: &SavedModel,
-    untiled: Option<(usize, &UntiledTraits)>,
-    mut kept: Vec<usize>,
+    traits: &UntiledTraits,
     features: Option<&[f64]>,
     warnings: &mut Vec<String>,
-) -> Vec<usize> {
-    let Some(gate) = &model.meta.gate else { return kept };
-    let Some((u, traits)) = untiled else { return kept };
+) -> Option<String> {
+    let gate = model.meta.gate.as_ref()?;
     let here = Compiler::from_env().ok().map(|c| Descriptor::detect(&c.version, &c.flags()));
     let elsewhere = gate.machine.as_ref().zip(here.as_ref()).map(|(m, h)| m.differences(h)).unwrap_or_default();
     if !elsewhere.is_empty() {
@@ -492,21 +504,9 @@ fn gate_first(
              rows of this one",
             elsewhere.join(", ")
         ));
-        return kept;
+        return None;
     }
-    if let Some(why) = gate.why(Some(traits), features) {
-        if let Some(never) = traits.never_first() {
-            warnings.push(format!(
-                "the untiled gate fired ({why}), but the innermost loop as written {never}: the best-ranked tile stays \
-                 first"
-            ));
-            return kept;
-        }
-        warnings.push(format!("the untiled gate fired ({why}): the loops as written come first"));
-        kept.retain(|&k| k != u);
-        kept.insert(0, u);
-    }
-    kept
+    gate.why(Some(traits), features)
 }
 
 /// `kept` with the untiled original `u` added last where T6-Search would
@@ -806,11 +806,14 @@ mod tests {
     fn on_a_new_structure_the_network_does_not_put_the_original_first() {
         let mut warnings = Vec::new();
         let network = vec![0.5, 0.1, 0.0];
-        assert_eq!(rank_original(network.clone(), 2, None, false, &mut warnings), network, "a structure it knows");
+        let known = OriginalPlace::of(false, false, false);
+        assert_eq!(rank_original(network.clone(), 2, None, known, &mut warnings), network, "a structure it knows");
         assert!(warnings.is_empty());
-        assert_eq!(ranked(&rank_original(network.clone(), 2, None, true, &mut warnings)), vec![1, 0, 2]);
+        let new = OriginalPlace::of(false, true, false);
+        assert_eq!(ranked(&rank_original(network.clone(), 2, None, new, &mut warnings)), vec![1, 0, 2]);
         assert!(warnings.len() == 1 && warnings[0].contains("new to the model"), "{warnings:?}");
-        let strided = rank_original(network, 2, Some("walks memory at a stride"), true, &mut warnings);
+        let never = Some("walks memory at a stride");
+        let strided = rank_original(network, 2, never, OriginalPlace::of(true, true, false), &mut warnings);
         assert_eq!(ranked(&strided), vec![1, 0, 2]);
         assert!(warnings[1].contains("their innermost loop walks memory at a stride"), "{warnings:?}");
     }

@@ -31,7 +31,7 @@ use crate::harness::{Status, UNTILED};
 use crate::model::ranker::sum_of_z_scores;
 use crate::model::saved::SavedModel;
 use crate::refeature::Sources;
-use crate::select::{keep_best, neighbours, ranked, search_count, search_order, tiles_first};
+use crate::select::{OriginalPlace, keep_best, neighbours, ranked, search_count, search_order};
 use crate::stats::geo_mean;
 
 /// Every method a report may score; "T1 network" (the network's own first
@@ -369,10 +369,9 @@ pub fn evaluate(
         let threaded = known.is_some_and(|t| t.threaded);
         let demoted = strided || known.is_some_and(|t| t.never_first().is_some());
         let classes = search_classes(cands.iter().map(|r| r.tile.as_str()));
-        // On a loop structure new to the model (the ranker blended), only
-        // the gate keeps the original: the network's call is unproven there.
-        let last = demoted || parts.is_some();
-        let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, last, gated && !demoted);
+        // The ranker blended: the loop structure is new to the model.
+        let place = OriginalPlace::of(demoted, parts.is_some(), gated);
+        let Picks { kept, t1, order } = picks(&pred, |k| classes[k], original, place);
         // Where `tss predict` drops the ranking for the cache rule, so do the
         // methods here: T6-Random draws from the rule's neighbours.
         let ruled = model.distrust(&feats, &pred).and(cache_rule_pick(&cands));
@@ -486,28 +485,20 @@ struct Picks {
 }
 
 /// The picks of a ranking `pred` of candidates of kinds `class`, where
-/// `original` is the untiled candidate: ranked `last` where the model's
-/// ranking of it does not count (it walks memory at a stride,
-/// [`crate::gate::strided_original`], carries a recurrence, or the loop
-/// structure is new to the model), put `first` where the gate fires on an
-/// original that may come first; either way the searches time it by the
-/// second measurement.
+/// `original` is the untiled candidate and `place` says where the rules put
+/// it ([`OriginalPlace`]); either way the searches time it by the second
+/// measurement.
 fn picks<K: Eq + std::hash::Hash>(
     pred: &[f64],
     class: impl Fn(usize) -> K,
     original: Option<usize>,
-    last: bool,
-    first: bool,
+    place: OriginalPlace,
 ) -> Picks {
-    let rank = original.filter(|_| last).map_or_else(|| pred.to_vec(), |u| tiles_first(pred, u));
+    let rank = place.rank(pred, original);
     let kept = keep_best(&rank);
-    let mut order = search_order(&rank, class, original);
-    let untiled = original.filter(|_| first);
-    if let Some(u) = untiled {
-        order.retain(|&k| k != u);
-        order.insert(0, u);
-    }
-    Picks { t1: untiled.unwrap_or(kept[0]), kept, order }
+    let order = place.front(search_order(&rank, class, original), original);
+    let t1 = if place.first { original } else { None };
+    Picks { t1: t1.unwrap_or(kept[0]), kept, order }
 }
 
 /// A method's score from the time of its pick, against the instance's
@@ -870,16 +861,16 @@ mod tests {
         // The network ranks the original (2) first, then 0, then 1.
         let pred = [0.2, 0.3, 0.1];
         let kind = |k: usize| k == 2;
-        let p = picks(&pred, kind, Some(2), false, false);
+        let p = picks(&pred, kind, Some(2), OriginalPlace::default());
         assert_eq!((p.t1, p.order.clone()), (2, vec![2, 0, 1]));
-        let p = picks(&pred, kind, Some(2), true, false);
+        let p = picks(&pred, kind, Some(2), OriginalPlace::of(true, false, false));
         assert_eq!((p.t1, p.kept[0], p.order.clone()), (0, 0, vec![0, 2, 1]));
         // The gate puts an original ranked last first (the caller never asks
         // for a strided one).
         let pred = [0.1, 0.3, 0.2];
-        assert_eq!(picks(&pred, kind, Some(2), false, true).order, vec![2, 0, 1]);
-        assert_eq!(picks(&pred, kind, Some(2), false, true).t1, 2);
-        assert_eq!(picks(&pred, kind, None, true, true).t1, 0);
+        assert_eq!(picks(&pred, kind, Some(2), OriginalPlace::of(false, false, true)).order, vec![2, 0, 1]);
+        assert_eq!(picks(&pred, kind, Some(2), OriginalPlace::of(false, false, true)).t1, 2);
+        assert_eq!(picks(&pred, kind, None, OriginalPlace::of(false, true, true)).t1, 0);
     }
 
     #[test]
@@ -887,9 +878,9 @@ mod tests {
         // The network ranks the original (2) first; the structure is new.
         let pred = [0.2, 0.3, 0.1];
         let kind = |k: usize| k == 2;
-        let p = picks(&pred, kind, Some(2), true, false);
+        let p = picks(&pred, kind, Some(2), OriginalPlace::of(false, true, false));
         assert_eq!((p.t1, p.order.clone()), (0, vec![0, 2, 1]), "a tile first, the original timed second");
-        let p = picks(&pred, kind, Some(2), true, true);
+        let p = picks(&pred, kind, Some(2), OriginalPlace::of(false, true, true));
         assert_eq!((p.t1, p.order.clone()), (2, vec![2, 0, 1]), "the gate fired: the original first");
     }
 

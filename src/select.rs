@@ -100,6 +100,49 @@ pub fn tiles_first(predicted: &[f64], u: usize) -> Vec<f64> {
     p
 }
 
+/// Where the untiled original goes among the candidates a model ranks:
+/// the rules around the network, decided here once for `tss predict`
+/// ([`crate::choose`]) and `tss eval` alike.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OriginalPlace {
+    /// After every tile: the network's rank of it does not count.
+    pub last: bool,
+    /// First: the untiled gate fired on an original that may come first.
+    pub first: bool,
+}
+
+impl OriginalPlace {
+    /// The place of an original whose loops as written are `never_first`
+    /// (they walk memory at a stride or carry a recurrence: neither the
+    /// network nor the gate puts them first), on a loop structure that is
+    /// `new_structure` to the model (its blended ranker applies: the
+    /// network's own first rank of the original was the costliest error on
+    /// new kernels, so only the gate keeps it there), where the untiled gate
+    /// is `gated` (fires).
+    pub fn of(never_first: bool, new_structure: bool, gated: bool) -> Self {
+        Self { last: never_first || new_structure, first: gated && !never_first }
+    }
+
+    /// `predicted` as the picks follow it: with the `original` after every
+    /// tile where its rank does not count.
+    pub fn rank(self, predicted: &[f64], original: Option<usize>) -> Vec<f64> {
+        match original.filter(|_| self.last) {
+            Some(u) => tiles_first(predicted, u),
+            None => predicted.to_vec(),
+        }
+    }
+
+    /// `picks` (candidate indices, best first) with the `original` moved
+    /// to the front where the gate put it first.
+    pub fn front(self, mut picks: Vec<usize>, original: Option<usize>) -> Vec<usize> {
+        if let Some(u) = original.filter(|_| self.first) {
+            picks.retain(|&k| k != u);
+            picks.insert(0, u);
+        }
+        picks
+    }
+}
+
 /// The first `count` of `predicted` in [`search_order`] (`None`:
 /// [`search_count`]): what T6-Search times.
 pub fn keep_diverse<K: Eq + Hash>(
@@ -193,6 +236,27 @@ mod tests {
         assert_eq!((search_count(30), search_count(3419)), (3, SEARCH_MAX));
         assert!(search_order(&[], |k| k, None).is_empty());
         assert!(search_order(&[], |k| k, Some(0)).is_empty());
+    }
+
+    #[test]
+    fn the_original_is_last_where_its_rank_does_not_count_and_first_where_gated() {
+        let strided = OriginalPlace::of(true, false, true);
+        assert_eq!(strided, OriginalPlace { last: true, first: false }, "not even the gate puts it first");
+        assert_eq!(OriginalPlace::of(false, true, false), OriginalPlace { last: true, first: false });
+        assert_eq!(
+            OriginalPlace::of(false, true, true),
+            OriginalPlace { last: true, first: true },
+            "new: the gate keeps it"
+        );
+        assert_eq!(OriginalPlace::of(false, false, false), OriginalPlace::default());
+        // The network ranks the original (2) first.
+        let p = [0.2, 0.3, 0.1];
+        assert_eq!(OriginalPlace::default().rank(&p, Some(2)), p.to_vec());
+        assert_eq!(ranked(&strided.rank(&p, Some(2))), vec![0, 1, 2]);
+        assert_eq!(strided.rank(&p, None), p.to_vec());
+        assert_eq!(OriginalPlace::of(false, true, true).front(vec![0, 1, 2], Some(2)), vec![2, 0, 1]);
+        assert_eq!(strided.front(vec![0, 1, 2], Some(2)), vec![0, 1, 2]);
+        assert_eq!(OriginalPlace::of(false, false, true).front(vec![0, 1], Some(2)), vec![2, 0, 1], "kept or not");
     }
 
     #[test]
