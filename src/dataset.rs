@@ -243,7 +243,7 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
 }
 
 /// [`load_all`] for a model of `set`: where `set` has columns no file
-/// stores ([`FeatureSet::Bands`]), they are computed from the rows'
+/// stores ([`FeatureSet::Bands`], [`FeatureSet::Copy`]), they are computed from the rows'
 /// kernels ([`crate::refeature::derive`]), found by file stem among
 /// `kernels` and, before them, the `.c` files under a `corpus/` directory
 /// beside the data file, above it or in the current directory (the
@@ -266,7 +266,7 @@ pub fn load_for(paths: &[PathBuf], set: FeatureSet, kernels: &[PathBuf]) -> Resu
             r.meta.cpu_id.clone_from(&id);
         }
         if derives {
-            let (left, kernels) = crate::refeature::derive(p, &mut rows, &mut sources)?;
+            let (left, kernels) = crate::refeature::derive(p, &mut rows, &mut sources, set)?;
             if left > 0 {
                 eprintln!(
                     "tss: warning: {}: {left} rows of {kernels} kernels whose source is not among --kernels \

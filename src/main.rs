@@ -153,7 +153,7 @@ enum Command {
         #[arg(long, value_name = "CONFIG")]
         tile: Vec<String>,
         /// Feature set: `paper` (the 29 of Table 5), `extended`, `registers`, `scop`, `traffic`, `sink`,
-        /// `conflict`, `pack`, `vector`, `parallel`, `source` or `bands`.
+        /// `conflict`, `pack`, `vector`, `parallel`, `source`, `bands` or `copy`.
         #[arg(long, default_value = "paper")]
         set: FeatureSet,
         /// One JSON array of {name: value} objects, one per tile.
@@ -275,7 +275,9 @@ enum Command {
         /// skewed members: whether tiling pays at all) or `bands` (`source` and the runner-up
         /// band's statement: what a config does to the band beside the dominant one; computed
         /// from the kernels' sources when the rows are read, so it needs --kernels for kernels
-        /// outside the repository's corpus/).
+        /// outside the repository's corpus/) or `copy` (`bands` and what packing costs and
+        /// gains: copied references that were not stride-1, the copy's reuse in the tile and
+        /// the buffers' bytes per instance; derived like `bands`).
         #[arg(long, default_value = "extended")]
         set: FeatureSet,
         /// Regression target: `log-time`, `time` (seconds, as in the paper) or `relative`
@@ -1181,7 +1183,7 @@ fn features(
     if set.needs_compiler() {
         return Err(Error::Usage(format!(
             "--set {set}: its last columns come from the compiler, not the source (tss estimate, or tss predict with \
-             such a model); tss features prints up to --set bands"
+             such a model); tss features prints up to --set copy"
         )));
     }
     let a = tss::analyze(file, &read(file)?, false)?;

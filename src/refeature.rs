@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::collect::stem;
 use crate::dataset::{self, Record, STORED};
-use crate::features::Shape;
+use crate::features::{FeatureSet, Shape};
 use crate::harness::Variant;
 use crate::instance::Sizes;
 use crate::machine::Caches;
@@ -153,12 +153,18 @@ pub fn refeature(path: &Path, kernels: &[PathBuf]) -> Result<Summary, Error> {
     Ok(summary)
 }
 
-/// Appends the columns of [`crate::features::FeatureSet::Bands`], which no
+/// Appends the columns of [`crate::features::FeatureSet::Bands`] (and of
+/// [`crate::features::FeatureSet::Copy`] where `set` has them), which no
 /// file stores, to every row of `records` (read from `path`) that has
 /// exactly the stored ones and whose kernel `sources` knows; the rest stay
 /// narrower (no model of that set ranks them). Returns how many rows of how
 /// many kernels were left so.
-pub fn derive(path: &Path, records: &mut [Record], sources: &mut Sources) -> Result<(usize, usize), String> {
+pub fn derive(
+    path: &Path,
+    records: &mut [Record],
+    sources: &mut Sources,
+    set: FeatureSet,
+) -> Result<(usize, usize), String> {
     let Some(machine) = dataset::machine_of(path)? else {
         let beside = dataset::machine_path(path);
         return Err(format!("{}: no {} beside it: its CPU is unknown", path.display(), beside.display()));
@@ -179,6 +185,9 @@ pub fn derive(path: &Path, records: &mut [Record], sources: &mut Sources) -> Res
         };
         let config = config_of(a, r).map_err(&at)?;
         r.features.extend(a.kernel.bands_extra(shape, config.as_ref(), &caches_of(r)));
+        if set >= FeatureSet::Copy {
+            r.features.extend(a.kernel.copy_extra(shape, config.as_ref()));
+        }
     }
     Ok((left, unknown.len()))
 }
@@ -208,7 +217,6 @@ fn differ(old: f64, new: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::FeatureSet;
     use crate::machine::Descriptor;
 
     /// A dataset file as a version storing only `registers` wrote it: two
@@ -277,6 +285,12 @@ mod tests {
         // The runner-up's share of the work: one of two equal 3-deep statements.
         let share = rows[1].features[STORED.len()];
         assert!((0.45..0.5).contains(&share), "{share}");
+        // The `copy` set derives its columns after the runner-up's.
+        let copy = FeatureSet::Copy;
+        for r in dataset::load_for(std::slice::from_ref(&path), copy, std::slice::from_ref(&kernel)).unwrap() {
+            let config = r.tile.parse::<Variant>().unwrap().feature_config(a.tile_dims());
+            assert_eq!(r.features, a.kernel.vector(copy, &shape, config.as_ref(), &caches_of(&r)), "{}", r.tile);
+        }
         // Rows of a kernel no source is found for stay as stored, and rank nowhere.
         let text = std::fs::read_to_string(&path).unwrap().replace("rand-70", "no-such-kernel");
         std::fs::write(&path, text).unwrap();

@@ -87,11 +87,11 @@ impl Table {
     }
 
     /// Appends the `compiled` columns to every row of `records` that has
-    /// exactly the `bands` features (the stored ones and those loading
+    /// exactly the `copy` features (the stored ones and those loading
     /// derives, [`crate::dataset::load_for`]) and whose kernel and mode the table
     /// holds; other rows stay narrower (no `compiled` model ranks them).
     pub fn attach(&self, records: &mut [Record]) {
-        let stored = crate::features::FeatureSet::Bands.len();
+        let stored = crate::features::FeatureSet::Copy.len();
         for r in records.iter_mut().filter(|r| r.features.len() == stored) {
             let Some(k) = self.kernels.get(&(r.kernel.clone(), r.mode.clone())) else { continue };
             let Ok(v) = r.tile.parse::<Variant>() else { continue };
@@ -291,8 +291,8 @@ mod tests {
 
     #[test]
     fn a_table_survives_its_file_and_gives_stored_rows_their_compiled_columns() {
-        // Rows as loading gives them to a model of the set: the `bands` columns derived.
-        let width = crate::features::FeatureSet::Bands.len();
+        // Rows as loading gives them to a model of the set: the `bands` and `copy` columns derived.
+        let width = crate::features::FeatureSet::Copy.len();
         let dir = tempfile::tempdir().unwrap();
         let rates = KernelRates {
             dims: 3,

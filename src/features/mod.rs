@@ -137,7 +137,19 @@ pub enum FeatureSet {
     /// loading computes them from the kernels' sources
     /// ([`crate::dataset::load_for`]), so the measured files stay as they are.
     Bands,
-    /// `bands`, then what the compiler makes of the config's kind of code
+    /// `bands`, then what packing ([`crate::Config::pack`]) costs and gains
+    /// a config, which `PACKED` (a count) does not tell: how many of the
+    /// copied references were *not* stride-1 along the innermost point loop
+    /// (the copy transposes or gathers them: syrk's `A[j][k]`; copying
+    /// gemm's stride-1 `B[k][j]` gains far less), the log2 of the tile's
+    /// iterations per copied element (the copy's reuse), and the log of one
+    /// plus a thousand times the buffers' bytes per statement instance of
+    /// the SCoP (a fresh buffer's first touch is a fixed cost, which small
+    /// instances feel: `float` strmm at M=115, N=308 ran its first call 1.5x
+    /// slower packed, its later calls 1.15x). Zeros for configs that do not
+    /// pack. Derived when rows are read, like `bands`.
+    Copy,
+    /// `copy`, then what the compiler makes of the config's kind of code
     /// ([`crate::compiled`]): the log2 of its hottest loop's floating-point
     /// lanes per cycle by `llvm-mca`, the log2 of that over the untiled
     /// code's, and its share of the best kind's. No source feature sees
@@ -165,9 +177,10 @@ const PARALLEL_EXTRA: [&str; 3] = ["LOG_THREADS", "LOG_PAR_UNITS", "PAR_IDLE"];
 const SOURCE_EXTRA: [&str; 4] = ["SRC_UNIT", "SRC_STRIDED", "SRC_REDUCTIONS", "SKEWED"];
 const BANDS_EXTRA: [&str; 8] =
     ["R_SHARE", "R_U_COPIES", "R_PACKED", "R_UNIT", "R_STRIDED", "R_WS_L1", "R_WS_L2", "R_LOG_INNER"];
+const COPY_EXTRA: [&str; 3] = ["PACK_GATHERED", "PACK_REUSE", "PACK_FIXED"];
 const COMPILED_EXTRA: [&str; 3] = ["LOG_LANES", "LANES_GAIN", "LANES_SHARE"];
 /// Each set wider than `paper` with the columns it adds, in order.
-const WIDER: [(FeatureSet, &[&str]); 12] = [
+const WIDER: [(FeatureSet, &[&str]); 13] = [
     (FeatureSet::Extended, &EXTENDED_EXTRA),
     (FeatureSet::Registers, &REGISTER_EXTRA),
     (FeatureSet::Scop, &SCOP_EXTRA),
@@ -179,6 +192,7 @@ const WIDER: [(FeatureSet, &[&str]); 12] = [
     (FeatureSet::Parallel, &PARALLEL_EXTRA),
     (FeatureSet::Source, &SOURCE_EXTRA),
     (FeatureSet::Bands, &BANDS_EXTRA),
+    (FeatureSet::Copy, &COPY_EXTRA),
     (FeatureSet::Compiled, &COMPILED_EXTRA),
 ];
 
@@ -244,6 +258,7 @@ impl fmt::Display for FeatureSet {
             FeatureSet::Parallel => "parallel",
             FeatureSet::Source => "source",
             FeatureSet::Bands => "bands",
+            FeatureSet::Copy => "copy",
             FeatureSet::Compiled => "compiled",
         })
     }
@@ -265,9 +280,10 @@ impl FromStr for FeatureSet {
             "parallel" => Ok(FeatureSet::Parallel),
             "source" => Ok(FeatureSet::Source),
             "bands" => Ok(FeatureSet::Bands),
+            "copy" => Ok(FeatureSet::Copy),
             "compiled" => Ok(FeatureSet::Compiled),
             _ => Err(format!(
-                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector, parallel, source, bands or compiled)"
+                "unknown feature set '{s}' (expected paper, extended, registers, scop, traffic, sink, conflict, pack, vector, parallel, source, bands, copy or compiled)"
             )),
         }
     }
@@ -591,6 +607,9 @@ impl Kernel {
         if set >= FeatureSet::Bands {
             v.extend(self.bands_extra(shape, config, caches));
         }
+        if set >= FeatureSet::Copy {
+            v.extend(self.copy_extra(shape, config));
+        }
         v
     }
 
@@ -698,6 +717,34 @@ impl Kernel {
             ws / caches.l2 as f64,
             inner.max(1.0).ln(),
         ]
+    }
+
+    /// The `copy` set's own features (see [`FeatureSet::Copy`]) of
+    /// `config` (the untiled code copies nothing). Tiles are bounded by the
+    /// band's extents; a reference counts as stride-1 where only its last
+    /// subscript moves along the innermost point loop, by one.
+    pub fn copy_extra(&self, shape: &Shape, config: Option<&Config>) -> [f64; 3] {
+        let Some(c) = config.filter(|c| c.pack) else { return [0.0; 3] };
+        let view = self.view(Some(c));
+        let Some(&inner) = view.order.last() else { return [0.0; 3] };
+        let copied: Vec<&Vec<Vec<f64>>> =
+            view.spans.iter().zip(&view.packed).filter(|(_, p)| **p).map(|(subs, _)| subs).collect();
+        if copied.is_empty() {
+            return [0.0; 3];
+        }
+        let unit = |subs: &Vec<Vec<f64>>| {
+            subs.split_last().is_some_and(|(last, rest)| {
+                last.get(inner) == Some(&1.0) && rest.iter().all(|s| s.get(inner).is_none_or(|&x| x == 0.0))
+            })
+        };
+        let gathered = copied.iter().filter(|subs| !unit(subs)).count() as f64;
+        let extents = view.member_extents(shape);
+        let t = |m: usize| (c.tile(m) as f64).min(extents.get(m).copied().unwrap_or(1.0));
+        let elements: f64 = copied.iter().map(|subs| footprint(subs, t)).sum();
+        let iterations: f64 = (0..extents.len()).map(t).product();
+        let reuse = (iterations / elements.max(1.0)).max(1.0).log2();
+        let bytes = elements * view.element_bytes as f64;
+        [gathered, reuse, (1.0 + 1e3 * bytes / shape.work.max(1.0)).ln()]
     }
 
     /// LOG_THREADS, LOG_PAR_UNITS, PAR_IDLE of a config

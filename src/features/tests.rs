@@ -507,3 +507,42 @@ fn the_bands_set_sees_what_a_config_does_to_the_other_band() {
     let row = mm.vector(FeatureSet::Bands, &mm_shape, Some(&Config::cubic(32)), &caches);
     assert!(row[source..].iter().all(|&x| x == 0.0), "{:?}", &row[source..]);
 }
+
+/// Packing transposes syrk's `A[j][k]` (stride N along the vector loop `j`)
+/// but copies gemm's `B[k][j]` as it is (already stride-1): the `copy` set
+/// tells the two apart, and prices the copy's reuse and its buffer's bytes.
+#[test]
+fn the_copy_set_tells_a_transposing_copy_from_a_plain_one() {
+    let caches = Caches { l1d: 32 << 10, l2: 1 << 20, line: 64 };
+    let at = |rel: &str, sizes: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+        let a = analyze(&path, &std::fs::read_to_string(&path).unwrap(), false).unwrap();
+        let shape = a.shape(&Sizes::parse(&a.scop.params, sizes).unwrap(), 256, 1).unwrap();
+        move |tile: &str| {
+            let config = tile.parse::<crate::harness::Variant>().unwrap().feature_config(a.tile_dims());
+            let row = a.kernel.vector(FeatureSet::Copy, &shape, config.as_ref(), &caches);
+            assert_eq!(row.len(), FeatureSet::Copy.len());
+            assert_eq!(
+                &row[..FeatureSet::Bands.len()],
+                &a.kernel.vector(FeatureSet::Bands, &shape, config.as_ref(), &caches)[..]
+            );
+            <[f64; 3]>::try_from(&row[FeatureSet::Bands.len()..]).unwrap()
+        }
+    };
+    let syrk = at("corpus/blas/syrk-upper.c", "N=1000,M=900");
+    let gemm = at("corpus/blas/gemm-ikj.c", "NI=1000,NJ=900,NK=800");
+    for plain in ["untiled", "64x64x64:4x1x4", "64x64x64/nosink"] {
+        assert_eq!(syrk(plain), [0.0; 3], "{plain} copies nothing");
+    }
+    let [gathered, reuse, fixed] = syrk("64x64x64:4x1x4/pack");
+    assert_eq!(gathered, 1.0, "A[j][k] is transposed");
+    // Each copied element of a 64x64 panel serves the tile's 64 rows.
+    assert_eq!(reuse, 6.0);
+    assert!(fixed > 0.0);
+    let [gathered, reuse, fixed_small] = gemm("64x256x128:4x1x4/pack");
+    assert_eq!((gathered, reuse), (0.0, 6.0), "B[k][j] is stride-1 already; reused by 64 rows of i");
+    assert_eq!(gemm("8x256x128:4x1x4/pack")[1], 3.0, "8 rows reuse it less");
+    // The same buffer for less work weighs more.
+    let small = at("corpus/blas/gemm-ikj.c", "NI=100,NJ=900,NK=800");
+    assert!(small("64x256x128:4x1x4/pack")[2] > fixed_small);
+}
