@@ -492,7 +492,7 @@ fn compiled_features_come_from_the_estimate_table_and_from_compiling() {
     let (ok, _, err) = tss(&["train", "--data", &rows, "--out", out, "--set", "compiled", "--epochs", "3"]);
     assert!(!ok && err.contains("run tss estimate"), "{err}");
     let (ok, _, err) = tss(&["features", "corpus/blas/atax.c", "--size", "M=64,N=64", "--set", "compiled"]);
-    assert!(!ok && err.contains("tss features prints up to --set bands"), "{err}");
+    assert!(!ok && err.contains("tss features prints up to --set copy"), "{err}");
     let (ok, _, err) = tss(&["estimate", &rows, "--kernels", kernels]);
     assert!(!ok && err.contains("Imaginary CPU") && err.contains("--march"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
