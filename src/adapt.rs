@@ -41,6 +41,7 @@ use std::time::{Duration, Instant};
 
 use crate::collect::{self, Plan};
 use crate::compiled;
+use crate::dataset::STORED;
 use crate::features::FeatureSet;
 use crate::harness::compile::Compiler;
 use crate::harness::session::Policy;
@@ -258,7 +259,7 @@ pub fn adapt(plan: &AdaptPlan, progress: Progress) -> Result<AdaptReport, Error>
     }
     let instances = instance_count(&rows);
     let cfg = fine_tune_config(&base.meta, space_model);
-    let rehearsal = rehearsal_sample(rehearsal, rehearsed_rows(rows.len()), plan.seed);
+    let rehearsal = rehearsal_sample(&rehearsal, rehearsed_rows(rows.len()), plan.seed, set)?;
     let rehearsed = (rehearsal.len(), instance_count(&rehearsal));
     let deadline = (!plan.budget.is_zero()).then(|| start + plan.budget);
     let members = tuned_members(base.nets(), fit);
@@ -368,37 +369,63 @@ fn rehearsal_files(plan: &AdaptPlan, meta: &ModelMeta, space_model: bool) -> (Ve
     }
 }
 
-/// The rows of `files` as samples of `set`, by instance.
-fn rehearsal_instances(files: &[PathBuf], set: FeatureSet) -> Result<Vec<Vec<Sample>>, Error> {
-    let mut by_instance: std::collections::BTreeMap<String, Vec<Sample>> = Default::default();
-    for f in files {
-        let rows = samples(&dataset::load_for(std::slice::from_ref(f), set, &[]).map_err(Error::Usage)?, set);
-        if rows.is_empty() {
-            let hint = if set.needs_compiler() { " (run tss estimate on it first)" } else { "" };
-            return Err(Error::Usage(format!(
-                "{}: no timed rows with the model's features to rehearse{hint}",
-                f.display()
-            )));
-        }
-        for s in rows {
-            by_instance.entry(s.group.clone()).or_default().push(s);
-        }
-    }
-    Ok(by_instance.into_values().collect())
+/// The instances of the rehearsal files, as stored: read before measuring,
+/// so that a wrong file costs no budget. The columns loading derives
+/// (`bands`, `copy`: about 10 ms an instance, half a minute for the built-in
+/// model's 2664) are computed after measuring, for the instances drawn only.
+#[derive(Clone, Debug, Default)]
+struct Rehearsal {
+    files: Vec<PathBuf>,
+    /// Each instance's key and timed rows, in key order.
+    instances: Vec<(String, usize)>,
 }
 
-/// About `want` rows of `instances`, whole ones drawn at random (seeded).
-fn rehearsal_sample(mut instances: Vec<Vec<Sample>>, want: usize, seed: u64) -> Vec<Sample> {
+/// [`Rehearsal`] of `files` for a model of `set`.
+fn rehearsal_instances(files: &[PathBuf], set: FeatureSet) -> Result<Rehearsal, Error> {
+    let mut rows_of: std::collections::BTreeMap<String, usize> = Default::default();
+    for f in files {
+        let rows = samples(&dataset::load_all(std::slice::from_ref(f)).map_err(Error::Usage)?, set.min(STORED));
+        if rows.is_empty() {
+            return Err(no_rehearsal(f, set));
+        }
+        for s in rows {
+            *rows_of.entry(s.group).or_default() += 1;
+        }
+    }
+    Ok(Rehearsal { files: files.to_vec(), instances: rows_of.into_iter().collect() })
+}
+
+/// The error for a rehearsal file with no row a model of `set` can read.
+fn no_rehearsal(f: &std::path::Path, set: FeatureSet) -> Error {
+    let hint = if set.needs_compiler() { " (run tss estimate on it first)" } else { "" };
+    Error::Usage(format!("{}: no timed rows with the model's features to rehearse{hint}", f.display()))
+}
+
+/// About `want` rows of `r`'s instances, whole ones drawn at random
+/// (seeded), as samples of `set`.
+fn rehearsal_sample(r: &Rehearsal, want: usize, seed: u64, set: FeatureSet) -> Result<Vec<Sample>, Error> {
     use rand::{SeedableRng, seq::SliceRandom};
-    instances.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
-    let mut out = Vec::new();
-    for rows in instances {
-        if out.len() >= want {
+    let mut order: Vec<&(String, usize)> = r.instances.iter().collect();
+    order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
+    let mut drawn = std::collections::HashSet::new();
+    let mut rows = 0;
+    for (key, n) in order {
+        if rows >= want {
             break;
         }
-        out.extend(rows);
+        drawn.insert(key.as_str());
+        rows += n;
     }
-    out
+    if drawn.is_empty() {
+        return Ok(Vec::new());
+    }
+    let records = dataset::load_where(&r.files, set, &[], |rec| drawn.contains(rec.instance_key().as_str()))
+        .map_err(Error::Usage)?;
+    let out = samples(&records, set);
+    match r.files.first() {
+        Some(f) if out.is_empty() => Err(no_rehearsal(f, set)),
+        _ => Ok(out),
+    }
 }
 
 /// How `tss adapt` fits the base model to the measured rows.
@@ -721,12 +748,12 @@ mod tests {
         drop(a);
         let set = FeatureSet::Extended;
         let instances = rehearsal_instances(&[p], set).unwrap();
-        assert_eq!(instances.len(), 3);
-        let got = rehearsal_sample(instances.clone(), 5, 1);
+        assert_eq!(instances.instances.len(), 3);
+        let got = rehearsal_sample(&instances, 5, 1, set).unwrap();
         assert_eq!(got.len(), 8, "two whole instances reach five rows");
         assert_eq!(instance_count(&got), 2);
-        assert!(rehearsal_sample(instances, 0, 1).is_empty());
-        assert!(rehearsal_instances(&[], set).unwrap().is_empty());
+        assert!(rehearsal_sample(&instances, 0, 1, set).unwrap().is_empty());
+        assert!(rehearsal_instances(&[], set).unwrap().instances.is_empty());
         let empty = dir.path().join("failed.csv");
         let (mut a, _) = Appender::open(&empty).unwrap();
         a.append(&crate::dataset::Record { time_median: None, ..rec("8x8x8") }).unwrap();

@@ -249,6 +249,17 @@ pub fn load_all(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
 /// beside the data file, above it or in the current directory (the
 /// repository's own). Rows of other kernels stay narrower, with a warning.
 pub fn load_for(paths: &[PathBuf], set: FeatureSet, kernels: &[PathBuf]) -> Result<Vec<Record>, String> {
+    load_where(paths, set, kernels, |_| true)
+}
+
+/// [`load_for`] of the rows `keep` accepts: the columns loading derives
+/// cost time per instance, paid for those rows only.
+pub fn load_where(
+    paths: &[PathBuf],
+    set: FeatureSet,
+    kernels: &[PathBuf],
+    keep: impl Fn(&Record) -> bool,
+) -> Result<Vec<Record>, String> {
     let derives = set > STORED;
     let mut files: Vec<PathBuf> =
         if derives { paths.iter().flat_map(|p| corpus_above(p)).collect() } else { Vec::new() };
@@ -265,6 +276,7 @@ pub fn load_for(paths: &[PathBuf], set: FeatureSet, kernels: &[PathBuf]) -> Resu
         for r in &mut rows {
             r.meta.cpu_id.clone_from(&id);
         }
+        rows.retain(&keep);
         if derives {
             let (left, kernels) = crate::refeature::derive(p, &mut rows, &mut sources, set)?;
             if left > 0 {
