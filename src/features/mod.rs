@@ -740,10 +740,10 @@ impl Kernel {
         let gathered = copied.iter().filter(|subs| !unit(subs)).count() as f64;
         let extents = view.member_extents(shape);
         let t = |m: usize| (c.tile(m) as f64).min(extents.get(m).copied().unwrap_or(1.0));
-        let elements: f64 = copied.iter().map(|subs| footprint(subs, t)).sum();
+        let bytes = self.packed_bytes(shape, c);
+        let elements = bytes / view.element_bytes as f64;
         let iterations: f64 = (0..extents.len()).map(t).product();
         let reuse = (iterations / elements.max(1.0)).max(1.0).log2();
-        let bytes = elements * view.element_bytes as f64;
         [gathered, reuse, (1.0 + 1e3 * bytes / shape.work.max(1.0)).ln()]
     }
 
