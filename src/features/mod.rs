@@ -145,8 +145,8 @@ pub enum FeatureSet {
     /// iterations per copied element (the copy's reuse), and the log of one
     /// plus a thousand times the buffers' bytes per statement instance of
     /// the SCoP (a fresh buffer's first touch is a fixed cost, which small
-    /// instances feel: `float` strmm at M=115, N=308 ran its first call 1.5x
-    /// slower packed, its later calls 1.15x). Zeros for configs that do not
+    /// instances feel: `float` strmm at M=115, N=308 ran its first call about
+    /// 1.6x slower packed, its later calls 1.13-1.2x). Zeros for configs that do not
     /// pack. Derived when rows are read, like `bands`.
     Copy,
     /// `copy`, then what the compiler makes of the config's kind of code
